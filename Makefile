@@ -1,0 +1,62 @@
+# spawnlab: two kernel spawn ABIs, one test corpus, one report.
+# make check     the tests (host corpus, harness self-test, corpus in both
+#                debug kernels), summary and build/results/matrix.md
+# See README.md.
+
+SERIES := iouring clone-actions
+TESTS_OUT ?= build/tests
+# Each kernel backend compiles against its own series' exported uapi headers.
+UAPI_INCLUDE_iouring ?= build/kbuild/iouring-debug/hdr/include
+UAPI_INCLUDE_clone_actions ?= build/kbuild/clone-actions-debug/hdr/include
+
+.PHONY: all deps check check-host check-harness kernels kernels-release \
+	tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
+	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results
+
+all: kernels tests
+
+deps:
+	@vm/install-deps
+
+include common-tests/build.mk
+
+tests: | deps
+
+# Kernels: vm/build-kernel applies the series and builds incrementally.
+kernel-%: deps
+	@vm/build-kernel $* debug
+kernels: $(addprefix kernel-,$(SERIES))
+kernels-release: deps
+	@for s in $(SERIES); do vm/build-kernel $$s release || exit 1; done
+
+# Worktrees: build/src/SERIES with series-SERIES applied; export after work.
+tree-%: deps
+	@vm/kernel-tree apply $*
+export-%:
+	@vm/kernel-tree export $*
+
+check-host: deps tests
+	@rm -rf build/results/host
+	@echo "== corpus on the host ($$(uname -r))"
+	@$(TESTS_OUT)/run-corpus build/results/host
+
+check-harness: kernel-iouring
+	@echo "== harness self-test (vm/run on iouring-debug)"
+	@vm/selftest iouring
+
+check-guest-%: kernel-% tests
+	@echo "== corpus in the $*-debug guest"
+	@vm/check-guest $*
+
+# Runs every part even when one fails, then prints the summary.
+check: deps
+	@rm -rf build/results; status=0; \
+	for t in check-host check-harness $(addprefix check-guest-,$(SERIES)); do \
+		$(MAKE) --no-print-directory $$t || status=1; \
+	done; \
+	echo "== summary (matrix: build/results/matrix.md)"; \
+	vm/tap-summary build/results || status=1; \
+	exit $$status
+
+clean-results:
+	rm -rf build/results build/logs
