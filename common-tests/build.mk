@@ -1,0 +1,58 @@
+# libcompat and the conformance corpus. Included by the top-level Makefile
+# (make's cwd is the repository root); `make tests` builds into $(TESTS_OUT)
+# everything the corpus needs at run time, so that the folder can be copied
+# anywhere (into a guest) and run from there.
+
+TESTS_OUT ?= build/tests
+# objects and dependency files stay out of $(TESTS_OUT)
+TESTS_OBJ ?= build/tests-obj
+# kernel uapi headers for backends that need newer ones than /usr/include has;
+# one backend alone can take its own with a target-specific variable:
+#   $(TESTS_OBJ)/libcompat/NAME.o: TESTS_CFLAGS += -IDIR
+UAPI_INCLUDE ?=
+
+TESTS_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
+	-Ilibcompat $(addprefix -I,$(UAPI_INCLUDE))
+CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
+CRITERION_LIBS := $(shell pkg-config --libs criterion)
+
+LIBCOMPAT_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard libcompat/*.c))
+# the suites and their helpers, listed: other files here have builds of their own
+CORPUS_SRCS := $(addprefix common-tests/,attrs.c basic.c errors.c files.c load.c path.c \
+	report.c support.c)
+CORPUS_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(CORPUS_SRCS))
+PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs/*.c))
+
+.PHONY: tests
+tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny backends run-corpus)
+
+$(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(TESTS_CFLAGS) -c -o $@ $<
+
+$(CORPUS_OBJS): $(TESTS_OBJ)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(TESTS_CFLAGS) $(CRITERION_CFLAGS) -c -o $@ $<
+
+$(TESTS_OUT)/libcompat.a: $(LIBCOMPAT_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(TESTS_OUT)/corpus: $(CORPUS_OBJS) $(TESTS_OUT)/libcompat.a
+	$(CC) -o $@ $^ $(CRITERION_LIBS)
+
+$(TESTS_OUT)/backends: $(TESTS_OBJ)/common-tests/programs/backends.o $(TESTS_OUT)/libcompat.a
+	$(CC) -o $@ $^
+
+# the children are static: quick to start in a guest, nothing to look up
+$(TESTS_OUT)/probe $(TESTS_OUT)/tiny: $(TESTS_OUT)/%: $(TESTS_OBJ)/common-tests/programs/%.o
+	@mkdir -p $(@D)
+	$(CC) -static -o $@ $<
+
+$(TESTS_OUT)/run-corpus: common-tests/run-corpus
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod 755 $@
+
+-include $(LIBCOMPAT_OBJS:.o=.d) $(CORPUS_OBJS:.o=.d) $(PROGRAM_OBJS:.o=.d)

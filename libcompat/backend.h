@@ -1,0 +1,59 @@
+/*
+ * For backend authors: what a backend provides, and the helpers they share.
+ *
+ * To add a backend: write libcompat/<name>.c defining
+ * `const struct compat_backend compat_backend_<name>`, declare it below and
+ * add it to the registry table in compat.c. The tests need no change.
+ */
+#ifndef LIBCOMPAT_BACKEND_H
+#define LIBCOMPAT_BACKEND_H
+
+#include <limits.h>
+
+#include "libcompat.h"
+
+struct compat_backend {
+	const char *name;
+	/* COMPAT_HAS() bits of what it can express */
+	unsigned int features;
+	/* whether the running kernel supports it; NULL: always */
+	bool (*probe)(void);
+	/* reason to refuse a request its features allow; NULL: none */
+	const char *(*refuse)(const struct compat_spawn *request);
+	/*
+	 * Run a request compat_check() accepted, resolved: envp and (for
+	 * COMPAT_EXEC_SEARCH) search_path are set; COMPAT_EXEC_SEARCH comes
+	 * only with a name that is searched; every other program comes as
+	 * COMPAT_EXEC_AT (AT_FDCWD and no flags for a plain path). result
+	 * arrives as
+	 * { .pid = 0, .pidfd = -1, .error = 0, .step = COMPAT_STEP_NONE }.
+	 */
+	void (*spawn)(const struct compat_spawn *request, struct compat_result *result);
+};
+
+extern const struct compat_backend compat_backend_posix;
+extern const struct compat_backend compat_backend_vfork;
+extern const struct compat_backend compat_backend_clone_actions;
+
+/* PATH search (search.c), shared so that every backend searches alike. */
+
+/* Whether name is looked up in PATH at all: non-empty and without '/'. */
+bool compat_name_is_searched(const char *name);
+
+/*
+ * Write the candidate of the next PATH entry into candidate and advance
+ * *cursor (start it at the PATH string). Returns 0, ENAMETOOLONG when the
+ * candidate does not fit, or -1 after the last entry.
+ */
+int compat_path_next(const char **cursor, const char *name, char candidate[PATH_MAX]);
+
+/* Whether an exec error moves the search on to the next entry. */
+bool compat_search_continues(int error);
+
+/*
+ * Exec the resolved request in the calling process (the child); returns
+ * the errno value when it fails. Async-signal-safe; allocates nothing.
+ */
+int compat_exec(const struct compat_spawn *request);
+
+#endif

@@ -1,0 +1,276 @@
+/*
+ * Backend "clone-actions": one clone3(CLONE_ACTIONS) call of
+ * series-clone-actions. The request's actions become struct clone_action
+ * entries, the program one execveat action, or with a PATH search one exec
+ * action per candidate chained with CLONE_ACTION_F_EXEC_TRY_NEXT, so that
+ * the kernel does the search. The kernel reports the failing index; it
+ * leaves no child, zombie or SIGCHLD behind on failure.
+ *
+ * Compiled against the series' uapi headers (common-tests/clone-actions.mk
+ * puts UAPI_INCLUDE_clone_actions first for this file); with headers that
+ * lack CLONE_ACTIONS it builds a backend whose probe says no.
+ */
+#include <linux/sched.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+#ifdef CLONE_ACTIONS
+
+#define PTR(p) ((uint64_t)(uintptr_t)(p))
+
+static long clone3_actions(struct clone_action *actions, size_t n, bool pidfd_wanted,
+			   int *pidfd, uint32_t *failed)
+{
+	struct clone_args args = {
+		.flags = CLONE_ACTIONS | (pidfd_wanted ? CLONE_PIDFD : 0),
+		.pidfd = PTR(pidfd),
+		.exit_signal = SIGCHLD,
+		.actions = PTR(actions),
+		.nr_actions = n,
+		.action_size = sizeof(struct clone_action),
+		.failed_action = PTR(failed),
+	};
+
+	return syscall(__NR_clone3, &args, sizeof(args));
+}
+
+/* A kernel with the series says EINVAL to an empty list and writes the index. */
+static bool clone_actions_probe(void)
+{
+	uint32_t failed = 0;
+
+	return clone3_actions(NULL, 0, false, NULL, &failed) < 0 && errno == EINVAL &&
+	       failed == CLONE_ACTION_NO_INDEX;
+}
+
+static uint64_t signal_bits(const sigset_t *set)
+{
+	uint64_t bits = 0;
+
+	for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
+		if (sigismember(set, sig) == 1)
+			bits |= UINT64_C(1) << (sig - 1);
+	return bits;
+}
+
+/* The request's action as the kernel's; 0 or an errno value. */
+static int translate(const struct compat_action *in, struct clone_action *out)
+{
+	memset(out, 0, sizeof(*out));
+	switch (in->kind) {
+	case COMPAT_CLOSE:
+		/* libcompat: an fd that is not open is no error, one that cannot be is */
+		if (in->fd >= 0 && in->fd < getdtablesize()) {
+			out->kind = CLONE_ACTION_CLOSE_RANGE;
+			out->close_range.first = out->close_range.last = (uint32_t)in->fd;
+		} else {
+			out->kind = CLONE_ACTION_CLOSE;
+			out->close.fd = in->fd < 0 ? in->fd : -1;
+		}
+		return 0;
+	case COMPAT_DUP2:
+		out->kind = CLONE_ACTION_DUP2;
+		out->dup2.oldfd = in->dup2.fd;
+		out->dup2.newfd = in->dup2.target;
+		return 0;
+	case COMPAT_OPEN:
+		out->kind = CLONE_ACTION_OPEN;
+		out->open.fd = in->open.target;
+		out->open.dirfd = in->open.dirfd;
+		out->open.path = PTR(in->open.path);
+		out->open.flags = (uint32_t)in->open.flags;
+		if (in->open.flags & (O_CREAT | __O_TMPFILE))
+			out->open.mode = in->open.mode;
+		return 0;
+	case COMPAT_CHDIR:
+		out->kind = CLONE_ACTION_CHDIR;
+		out->chdir.path = PTR(in->path);
+		return 0;
+	case COMPAT_FCHDIR:
+		out->kind = CLONE_ACTION_FCHDIR;
+		out->fchdir.fd = in->fd;
+		return 0;
+	case COMPAT_CLOSE_RANGE:
+		out->kind = CLONE_ACTION_CLOSE_RANGE;
+		out->close_range.first = in->close_range.first;
+		out->close_range.last = in->close_range.last;
+		out->close_range.flags = in->close_range.flags;
+		return 0;
+	case COMPAT_SETSID:
+		out->kind = CLONE_ACTION_SETSID;
+		return 0;
+	case COMPAT_SETPGID:
+		out->kind = CLONE_ACTION_SETPGID;
+		out->setpgid.pgid = in->pgid;
+		return 0;
+	case COMPAT_SIGMASK:
+		out->kind = CLONE_ACTION_SIGMASK;
+		out->sigmask.how = SIG_SETMASK;
+		out->sigmask.set = signal_bits(&in->signals);
+		return 0;
+	case COMPAT_SIGDEFAULT:
+		out->kind = CLONE_ACTION_SIGDEFAULT;
+		out->sigdefault.set = signal_bits(&in->signals);
+		return 0;
+	case COMPAT_UMASK:
+		out->kind = CLONE_ACTION_UMASK;
+		out->umask.mask = in->umask & 0777;
+		return 0;
+	}
+	return EINVAL;
+}
+
+static void exec_action(struct clone_action *out, int dirfd, const char *path, int flags,
+			const struct compat_spawn *request, bool try_next)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = CLONE_ACTION_EXECVEAT;
+	out->flags = try_next ? CLONE_ACTION_F_EXEC_TRY_NEXT : 0;
+	out->execveat.dirfd = dirfd;
+	out->execveat.flags = (uint32_t)flags;
+	out->execveat.path = PTR(path);
+	out->execveat.argv = PTR(request->argv);
+	out->execveat.envp = PTR(request->envp);
+}
+
+static void clone_actions_spawn(const struct compat_spawn *request,
+				struct compat_result *result)
+{
+	size_t n = request->n_actions, max = CLONE_ACTIONS_MAX;
+	struct clone_action *list = calloc(max, sizeof(*list));
+	char (*candidates)[PATH_MAX] = NULL;
+	uint32_t failed = CLONE_ACTION_NO_INDEX;
+	int pidfd = -1, error = 0;
+	size_t total = n;
+	long pid;
+
+	if (!list || n >= max) {
+		result->error = list ? E2BIG : ENOMEM;
+		result->step = COMPAT_STEP_REQUEST;
+		result->reason = "more actions than CLONE_ACTIONS_MAX";
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		error = translate(&request->actions[i], &list[i]);
+		if (error) {
+			result->error = error;
+			result->step = (int)i;
+			goto out;
+		}
+	}
+
+	if (request->exec_mode == COMPAT_EXEC_SEARCH) {
+		const char *cursor = request->search_path;
+
+		candidates = malloc((max - n) * sizeof(*candidates));
+		if (!candidates) {
+			result->error = ENOMEM;
+			result->step = COMPAT_STEP_CREATE;
+			goto out;
+		}
+		for (;;) {
+			size_t c = total - n;
+			int e;
+
+			if (total == max) {
+				result->error = E2BIG;
+				result->step = COMPAT_STEP_REQUEST;
+				result->reason = "PATH has more entries than CLONE_ACTIONS_MAX allows";
+				goto out;
+			}
+			e = compat_path_next(&cursor, request->path, candidates[c]);
+			if (e < 0)
+				break;
+			if (e) {
+				/* libcompat stops the search here, at this error */
+				error = e;
+				break;
+			}
+			exec_action(&list[total++], AT_FDCWD, candidates[c], 0, request, true);
+		}
+		if (total == n) {
+			/* no candidate at all, or the first one too long */
+			result->error = error ? error : ENOENT;
+			result->step = COMPAT_STEP_EXEC;
+			goto out;
+		}
+		if (error) {
+			/*
+			 * A candidate too long for PATH_MAX ends the search with
+			 * ENAMETOOLONG once those before it failed: let the kernel
+			 * say so for a path that is too long as well.
+			 */
+			static char too_long[PATH_MAX + 1];
+
+			memset(too_long, 'x', PATH_MAX);
+			exec_action(&list[total], AT_FDCWD, too_long, 0, request, false);
+			total++;
+		} else {
+			list[total - 1].flags = 0;
+		}
+	} else {
+		exec_action(&list[total++], request->dirfd, request->path, request->exec_flags,
+			    request, false);
+	}
+
+	pid = clone3_actions(list, total, request->want_pidfd, &pidfd, &failed);
+	if (pid > 0) {
+		result->pid = (pid_t)pid;
+		result->pidfd = request->want_pidfd ? pidfd : -1;
+		goto out;
+	}
+	result->error = errno;
+	if (failed == CLONE_ACTION_NO_INDEX)
+		result->step = COMPAT_STEP_CREATE;
+	else if (failed < n)
+		result->step = (int)failed;
+	else
+		result->step = COMPAT_STEP_EXEC;
+	/* libcompat's search ends in ENOENT unless a candidate was denied */
+	if (request->exec_mode == COMPAT_EXEC_SEARCH && result->step == COMPAT_STEP_EXEC &&
+	    result->error == ENOTDIR)
+		result->error = ENOENT;
+out:
+	free(candidates);
+	free(list);
+}
+
+const struct compat_backend compat_backend_clone_actions = {
+	.name = "clone-actions",
+	.features = COMPAT_HAS(COMPAT_FEATURES) - 1,
+	.probe = clone_actions_probe,
+	.spawn = clone_actions_spawn,
+};
+
+#else /* !CLONE_ACTIONS: the uapi headers predate the series */
+
+static bool clone_actions_probe(void)
+{
+	return false;
+}
+
+static void clone_actions_spawn(const struct compat_spawn *request,
+				struct compat_result *result)
+{
+	(void)request;
+	result->error = ENOSYS;
+	result->step = COMPAT_STEP_CREATE;
+}
+
+const struct compat_backend compat_backend_clone_actions = {
+	.name = "clone-actions",
+	.features = COMPAT_HAS(COMPAT_FEATURES) - 1,
+	.probe = clone_actions_probe,
+	.spawn = clone_actions_spawn,
+};
+
+#endif

@@ -1,0 +1,263 @@
+/* The backend registry, request checking and the spawn entry point. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+/* The registry: one line a backend. */
+static const struct compat_backend *const backends[] = {
+	&compat_backend_posix,
+	&compat_backend_vfork,
+	&compat_backend_clone_actions,
+};
+
+/* Why a request is refused when the backend lacks a feature. */
+static const char *const missing_feature[COMPAT_FEATURES] = {
+	[COMPAT_FEAT_CLOSE] = "no close",
+	[COMPAT_FEAT_DUP2] = "no dup2",
+	[COMPAT_FEAT_OPEN] = "no open",
+	[COMPAT_FEAT_OPEN_AT] = "no open relative to a dirfd",
+	[COMPAT_FEAT_CHDIR] = "no chdir",
+	[COMPAT_FEAT_FCHDIR] = "no fchdir",
+	[COMPAT_FEAT_CLOSE_FROM] = "no close_range",
+	[COMPAT_FEAT_CLOSE_RANGE] = "no close_range but to the last fd without flags",
+	[COMPAT_FEAT_SETSID] = "no setsid",
+	[COMPAT_FEAT_SETPGID] = "no setpgid",
+	[COMPAT_FEAT_ANY_ORDER] = "setsid/setpgid only once each, before file actions",
+	[COMPAT_FEAT_SIGMASK] = "no signal mask",
+	[COMPAT_FEAT_SIGDEFAULT] = "no signal reset",
+	[COMPAT_FEAT_UMASK] = "no umask",
+	[COMPAT_FEAT_EXEC_AT] = "no execveat",
+	[COMPAT_FEAT_SEARCH] = "no PATH search",
+	[COMPAT_FEAT_SEARCH_STRING] = "no PATH string but the caller's PATH",
+	[COMPAT_FEAT_PIDFD] = "no pidfd",
+	[COMPAT_FEAT_FAILED_STEP] = "no failing step",
+};
+
+const struct compat_backend *compat_backend_at(size_t index)
+{
+	return index < sizeof backends / sizeof backends[0] ? backends[index] : NULL;
+}
+
+const struct compat_backend *compat_backend_find(const char *name)
+{
+	const struct compat_backend *backend;
+
+	for (size_t i = 0; (backend = compat_backend_at(i)) != NULL; i++)
+		if (strcmp(backend->name, name) == 0)
+			return backend;
+	return NULL;
+}
+
+const char *compat_backend_name(const struct compat_backend *backend)
+{
+	return backend->name;
+}
+
+bool compat_backend_has(const struct compat_backend *backend, enum compat_feature feature)
+{
+	return backend->features & COMPAT_HAS(feature);
+}
+
+bool compat_backend_available(const struct compat_backend *backend)
+{
+	return backend->probe == NULL || backend->probe();
+}
+
+static const char *caller_path(void)
+{
+	const char *path = getenv("PATH");
+
+	return path ? path : COMPAT_DEFAULT_PATH;
+}
+
+/* Whether a path is taken relative to dirfd rather than the cwd or root. */
+static bool relative_to(int dirfd, const char *path)
+{
+	return dirfd != AT_FDCWD && path[0] != '/';
+}
+
+static const char *malformed_action(const struct compat_action *action)
+{
+	switch (action->kind) {
+	case COMPAT_OPEN:
+		return action->open.path ? NULL : "open without a path";
+	case COMPAT_CHDIR:
+		return action->path ? NULL : "chdir without a path";
+	case COMPAT_CLOSE_RANGE:
+		return action->close_range.flags & ~CLOSE_RANGE_CLOEXEC ?
+		       "unknown close_range flags" : NULL;
+	case COMPAT_CLOSE:
+	case COMPAT_DUP2:
+	case COMPAT_FCHDIR:
+	case COMPAT_SETSID:
+	case COMPAT_SETPGID:
+	case COMPAT_SIGMASK:
+	case COMPAT_SIGDEFAULT:
+	case COMPAT_UMASK:
+		return NULL;
+	}
+	return "unknown action kind";
+}
+
+static const char *malformed(const struct compat_spawn *request)
+{
+	if (request->path == NULL)
+		return "no program";
+	if (request->argv == NULL)
+		return "no argv";
+	if (request->exec_mode > COMPAT_EXEC_SEARCH)
+		return "unknown exec mode";
+	if (request->exec_flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return "unknown exec flags";
+	if (request->exec_mode != COMPAT_EXEC_AT && request->exec_flags != 0)
+		return "exec flags without COMPAT_EXEC_AT";
+	if (request->exec_mode != COMPAT_EXEC_SEARCH && request->search_path != NULL)
+		return "search_path without COMPAT_EXEC_SEARCH";
+	if (request->n_actions > 0 && request->actions == NULL)
+		return "no action list";
+	for (size_t i = 0; i < request->n_actions; i++) {
+		const char *why = malformed_action(&request->actions[i]);
+
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+static enum compat_feature action_feature(const struct compat_action *action)
+{
+	switch (action->kind) {
+	case COMPAT_CLOSE:
+		return COMPAT_FEAT_CLOSE;
+	case COMPAT_DUP2:
+		return COMPAT_FEAT_DUP2;
+	case COMPAT_OPEN:
+		return relative_to(action->open.dirfd, action->open.path) ?
+		       COMPAT_FEAT_OPEN_AT : COMPAT_FEAT_OPEN;
+	case COMPAT_CHDIR:
+		return COMPAT_FEAT_CHDIR;
+	case COMPAT_FCHDIR:
+		return COMPAT_FEAT_FCHDIR;
+	case COMPAT_CLOSE_RANGE:
+		return action->close_range.last == ~0U && action->close_range.flags == 0 ?
+		       COMPAT_FEAT_CLOSE_FROM : COMPAT_FEAT_CLOSE_RANGE;
+	case COMPAT_SETSID:
+		return COMPAT_FEAT_SETSID;
+	case COMPAT_SETPGID:
+		return COMPAT_FEAT_SETPGID;
+	case COMPAT_SIGMASK:
+		return COMPAT_FEAT_SIGMASK;
+	case COMPAT_SIGDEFAULT:
+		return COMPAT_FEAT_SIGDEFAULT;
+	case COMPAT_UMASK:
+		return COMPAT_FEAT_UMASK;
+	}
+	__builtin_unreachable();	/* malformed() refused unknown kinds */
+}
+
+/*
+ * Whether setsid/setpgid stray from the one order a fixed-order backend
+ * (glibc) runs: at most one setsid, then at most one setpgid, before
+ * every other action but the signal ones, whose place does not matter.
+ */
+static bool needs_any_order(const struct compat_spawn *request)
+{
+	enum { START, AFTER_SETSID, AFTER_SETPGID, AFTER_OTHERS } stage = START;
+
+	for (size_t i = 0; i < request->n_actions; i++) {
+		switch (request->actions[i].kind) {
+		case COMPAT_SETSID:
+			if (stage >= AFTER_SETSID)
+				return true;
+			stage = AFTER_SETSID;
+			break;
+		case COMPAT_SETPGID:
+			if (stage >= AFTER_SETPGID)
+				return true;
+			stage = AFTER_SETPGID;
+			break;
+		case COMPAT_SIGMASK:
+		case COMPAT_SIGDEFAULT:
+			break;
+		default:
+			stage = AFTER_OTHERS;
+		}
+	}
+	return false;
+}
+
+static unsigned int needed_features(const struct compat_spawn *request)
+{
+	unsigned int needed = 0;
+
+	for (size_t i = 0; i < request->n_actions; i++)
+		needed |= COMPAT_HAS(action_feature(&request->actions[i]));
+	if (needs_any_order(request))
+		needed |= COMPAT_HAS(COMPAT_FEAT_ANY_ORDER);
+	if (request->exec_mode == COMPAT_EXEC_AT &&
+	    (request->exec_flags != 0 || relative_to(request->dirfd, request->path)))
+		needed |= COMPAT_HAS(COMPAT_FEAT_EXEC_AT);
+	if (request->exec_mode == COMPAT_EXEC_SEARCH && compat_name_is_searched(request->path)) {
+		needed |= COMPAT_HAS(COMPAT_FEAT_SEARCH);
+		if (request->search_path && strcmp(request->search_path, caller_path()) != 0)
+			needed |= COMPAT_HAS(COMPAT_FEAT_SEARCH_STRING);
+	}
+	if (request->want_pidfd)
+		needed |= COMPAT_HAS(COMPAT_FEAT_PIDFD);
+	if (request->want_failed_step)
+		needed |= COMPAT_HAS(COMPAT_FEAT_FAILED_STEP);
+	return needed;
+}
+
+int compat_check(const struct compat_backend *backend, const struct compat_spawn *request,
+		 const char **reason)
+{
+	*reason = malformed(request);
+	if (*reason)
+		return EINVAL;
+	unsigned int missing = needed_features(request) & ~backend->features;
+
+	if (missing) {
+		*reason = missing_feature[__builtin_ctz(missing)];
+		return ENOTSUP;
+	}
+	*reason = backend->refuse ? backend->refuse(request) : NULL;
+	return *reason ? ENOTSUP : 0;
+}
+
+/* The request as backends get it (see struct compat_backend). */
+static struct compat_spawn resolved(const struct compat_spawn *request)
+{
+	struct compat_spawn copy = *request;
+
+	if (copy.envp == NULL)
+		copy.envp = environ;
+	if (copy.exec_mode == COMPAT_EXEC_SEARCH && compat_name_is_searched(copy.path)) {
+		if (copy.search_path == NULL)
+			copy.search_path = caller_path();
+	} else if (copy.exec_mode != COMPAT_EXEC_AT) {
+		copy.exec_mode = COMPAT_EXEC_AT;
+		copy.dirfd = AT_FDCWD;
+		copy.search_path = NULL;
+	}
+	return copy;
+}
+
+int compat_spawn(const struct compat_backend *backend, const struct compat_spawn *request,
+		 struct compat_result *result)
+{
+	*result = (struct compat_result){ .pidfd = -1, .step = COMPAT_STEP_NONE };
+	result->error = compat_check(backend, request, &result->reason);
+	if (result->error) {
+		result->step = COMPAT_STEP_REQUEST;
+		return result->error;
+	}
+	struct compat_spawn ready = resolved(request);
+
+	backend->spawn(&ready, result);
+	return result->error;
+}
