@@ -1,6 +1,7 @@
 # spawnlab: two kernel spawn ABIs, one test corpus, one report.
 # make check     the tests (host corpus, harness self-test, corpus in both
 #                debug kernels), summary and build/results/matrix.md
+# make report    the A/B report: release kernels, benchmarks, build/report/REPORT.md
 # See README.md.
 
 SERIES := iouring clone-actions
@@ -11,7 +12,8 @@ UAPI_INCLUDE_clone_actions ?= build/kbuild/clone-actions-debug/hdr/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
-	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results
+	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
+	report bench bench-smoke
 
 all: kernels tests
 
@@ -19,32 +21,36 @@ deps:
 	@vm/install-deps
 
 include common-tests/build.mk
+include common-tests/iouring.mk common-tests/clone-actions.mk
+include bench/bench.mk
 
 tests: | deps
 
 # Kernels: vm/build-kernel applies the series and builds incrementally.
-kernel-%: deps
+# (Static pattern rules: make applies no implicit rule to a .PHONY target.)
+$(addprefix kernel-,$(SERIES)): kernel-%: deps
 	@vm/build-kernel $* debug
 kernels: $(addprefix kernel-,$(SERIES))
 kernels-release: deps
-	@for s in $(SERIES); do vm/build-kernel $$s release || exit 1; done
+	@for s in $(SERIES) combined; do vm/build-kernel $$s release || exit 1; done
 
 # Worktrees: build/src/SERIES with series-SERIES applied; export after work.
-tree-%: deps
+$(addprefix tree-,$(SERIES)): tree-%: deps
 	@vm/kernel-tree apply $*
-export-%:
+$(addprefix export-,$(SERIES)): export-%:
 	@vm/kernel-tree export $*
 
 check-host: deps tests
 	@rm -rf build/results/host
 	@echo "== corpus on the host ($$(uname -r))"
+	@mkdir -p build/results/host && printf 'version=%s\nplace=host\n' "$$(uname -r)" > build/results/host/kernel
 	@$(TESTS_OUT)/run-corpus build/results/host
 
 check-harness: kernel-iouring
 	@echo "== harness self-test (vm/run on iouring-debug)"
 	@vm/selftest iouring
 
-check-guest-%: kernel-% tests
+$(addprefix check-guest-,$(SERIES)): check-guest-%: kernel-% tests
 	@echo "== corpus in the $*-debug guest"
 	@vm/check-guest $*
 
@@ -57,6 +63,16 @@ check: deps
 	echo "== summary (matrix: build/results/matrix.md)"; \
 	vm/tap-summary build/results || status=1; \
 	exit $$status
+
+# The A/B report (issue 6): release kernels (both series and "combined", both
+# applied), corpus, benchmarks on the host and in every kernel, REPORT.md.
+report: deps
+	@vm/report
+
+# A few spawns per method on the host and in one guest, so the benchmark
+# cannot rot (CI).
+bench-smoke: deps tests bench
+	@vm/bench-smoke
 
 clean-results:
 	rm -rf build/results build/logs

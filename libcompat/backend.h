@@ -34,6 +34,7 @@ struct compat_backend {
 extern const struct compat_backend compat_backend_posix;
 extern const struct compat_backend compat_backend_vfork;
 extern const struct compat_backend compat_backend_clone_actions;
+extern const struct compat_backend compat_backend_iouring;
 
 /* PATH search (search.c), shared so that every backend searches alike. */
 

@@ -12,6 +12,7 @@ static const struct compat_backend *const backends[] = {
 	&compat_backend_posix,
 	&compat_backend_vfork,
 	&compat_backend_clone_actions,
+	&compat_backend_iouring,
 };
 
 /* Why a request is refused when the backend lacks a feature. */

@@ -1,0 +1,912 @@
+/*
+ * spawnbench: how fast each spawn method starts a program, on the running
+ * kernel. DESIGN.md ("Benchmark and report") explains the method.
+ *
+ * Methods: fork+execve, vfork+execve, posix_spawn, posix_spawnp (raw glibc
+ * calls) and the libcompat kernel backends iouring and clone-actions when
+ * the library has them and the running kernel supports them (the library's
+ * probe decides). Every method spawns the same child, `stamp FD`, which
+ * writes CLOCK_MONOTONIC on FD with its first instructions; the parent
+ * takes the time before the spawn call (t0) and after waitpid (t2):
+ *   first     = stamp - t0   spawn call to the child's first instruction
+ *   roundtrip = t2 - t0      spawn + wait
+ * Within a cell (one setting of the parent) the methods take turns in
+ * blocks of --block spawns, after --warmup spawns each that are not kept.
+ *
+ * Output: one TSV row per (cell, param, method, metric) on --out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libcompat.h"
+
+/* --- options ---------------------------------------------------------- */
+
+static struct {
+	const char *out;
+	const char *stamp;
+	const char *tmp;
+	const char *cells;
+	const char *methods;
+	long iters;		/* base cell */
+	long sweep_iters;	/* every other latency cell */
+	long mem_iters;		/* cells with touched parent memory */
+	long warmup;
+	long block;
+	long tput;		/* spawns per thread and repetition */
+	long tput_reps;
+} opt = {
+	.tmp = "/tmp",
+	.cells = "base,memory,path,env,dup2,tput",
+	.iters = 1000, .sweep_iters = 100, .mem_iters = 30, .warmup = 5,
+	.block = 10, .tput = 50, .tput_reps = 3,
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "spawnbench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* --- methods ------------------------------------------------------------ */
+
+enum method_kind { RAW_FORK, RAW_VFORK, RAW_POSIX_SPAWN, RAW_POSIX_SPAWNP, COMPAT };
+
+struct method {
+	const char *name;
+	enum method_kind kind;
+	const char *backend;		/* COMPAT: the libcompat backend */
+	const struct compat_backend *compat;
+	bool selected;
+	const char *unavailable;	/* why it cannot run on this kernel, or NULL */
+};
+
+static struct method methods[] = {
+	{ "fork+execve", RAW_FORK, NULL, NULL, true, NULL },
+	{ "vfork+execve", RAW_VFORK, NULL, NULL, true, NULL },
+	{ "posix_spawn", RAW_POSIX_SPAWN, NULL, NULL, true, NULL },
+	{ "posix_spawnp", RAW_POSIX_SPAWNP, NULL, NULL, true, NULL },
+	{ "iouring", COMPAT, "iouring", NULL, true, NULL },
+	{ "clone-actions", COMPAT, "clone-actions", NULL, true, NULL },
+};
+#define N_METHODS (sizeof methods / sizeof methods[0])
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p && *p; ) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && strncmp(p, name, n) == 0)
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static void probe_methods(void)
+{
+	for (size_t i = 0; i < N_METHODS; i++) {
+		struct method *m = &methods[i];
+
+		if (opt.methods)
+			m->selected = in_list(opt.methods, m->name);
+		if (m->kind != COMPAT)
+			continue;
+		m->compat = compat_backend_find(m->backend);
+		if (m->compat == NULL)
+			m->unavailable = "libcompat has no such backend";
+		else if (!compat_backend_available(m->compat))
+			m->unavailable = "the running kernel lacks it (libcompat probe)";
+	}
+}
+
+/* What one spawn does: the cell's setting of the request. */
+struct job {
+	const char *path;	/* the child, absolute */
+	const char *name;	/* searched in PATH when set */
+	char **envp;
+	int n_dup2;		/* dup2(devnull, 0..n_dup2-1) in the child */
+	int devnull;
+	posix_spawn_file_actions_t files;
+};
+
+/* The request a libcompat backend gets for a job. */
+static void compat_request(const struct job *job, char *const argv[],
+			   struct compat_action actions[3], struct compat_spawn *request)
+{
+	for (int i = 0; i < job->n_dup2; i++)
+		actions[i] = compat_dup2(job->devnull, i);
+	*request = (struct compat_spawn){
+		.exec_mode = job->name ? COMPAT_EXEC_SEARCH : COMPAT_EXEC_PATH,
+		.path = job->name ? job->name : job->path,
+		.argv = argv,
+		.envp = job->envp,
+		.actions = actions,
+		.n_actions = (size_t)job->n_dup2,
+	};
+}
+
+/* NULL if the method can run the job, else why not. */
+static const char *unsupported(const struct method *m, const struct job *job)
+{
+	static char reason[160];
+
+	switch (m->kind) {
+	case RAW_POSIX_SPAWN:
+		return job->name ? "posix_spawn does not search PATH" : NULL;
+	case COMPAT: {
+		char *argv[] = { "stamp", "1", NULL };
+		struct compat_action actions[3];
+		struct compat_spawn request;
+		const char *why = NULL;
+
+		compat_request(job, argv, actions, &request);
+		int error = compat_check(m->compat, &request, &why);
+
+		if (error == 0)
+			return NULL;
+		snprintf(reason, sizeof reason, "%s", why ? why : strerror(error));
+		return reason;
+	}
+	default:
+		return NULL;
+	}
+}
+
+static void child_exec(const struct job *job, char *const argv[])
+{
+	for (int i = 0; i < job->n_dup2; i++)
+		if (dup2(job->devnull, i) < 0)
+			_exit(126);
+	if (job->name)
+		execvpe(job->name, argv, job->envp);
+	else
+		execve(job->path, argv, job->envp);
+	_exit(127);
+}
+
+static pid_t spawn_fork(const struct job *job, char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		child_exec(job, argv);
+	return pid < 0 ? -errno : pid;
+}
+
+static pid_t spawn_vfork(const struct job *job, char *const argv[])
+{
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		child_exec(job, argv);
+	return pid < 0 ? -errno : pid;
+}
+
+/* Starts the job; returns the child's pid or -errno. *pidfd: -1 or an fd to close. */
+static pid_t spawn_one(const struct method *m, const struct job *job, char *const argv[],
+		       int *pidfd)
+{
+	pid_t pid = 0;
+	int error;
+
+	*pidfd = -1;
+	switch (m->kind) {
+	case RAW_FORK:
+		return spawn_fork(job, argv);
+	case RAW_VFORK:
+		return spawn_vfork(job, argv);
+	case RAW_POSIX_SPAWN:
+		error = posix_spawn(&pid, job->path, job->n_dup2 ? &job->files : NULL, NULL,
+				    argv, job->envp);
+		return error ? -error : pid;
+	case RAW_POSIX_SPAWNP:
+		error = posix_spawnp(&pid, job->name ? job->name : job->path,
+				     job->n_dup2 ? &job->files : NULL, NULL, argv, job->envp);
+		return error ? -error : pid;
+	case COMPAT: {
+		struct compat_action actions[3];
+		struct compat_spawn request;
+		struct compat_result result;
+
+		compat_request(job, argv, actions, &request);
+		error = compat_spawn(m->compat, &request, &result);
+		if (error)
+			return -error;
+		*pidfd = result.pidfd;
+		return result.pid > 0 ? result.pid : -ECHILD;
+	}
+	}
+	return -EINVAL;
+}
+
+/* One spawn and wait; the child's stamp arrives on stamp_fd. 0 or an errno value. */
+static int measure_one(const struct method *m, const struct job *job, char *const argv[],
+		       int stamp_fd, uint64_t *first, uint64_t *roundtrip)
+{
+	int pidfd, status;
+	uint64_t t0 = now_ns();
+	pid_t pid = spawn_one(m, job, argv, &pidfd);
+
+	if (pid < 0)
+		return -pid;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	uint64_t t2 = now_ns();
+
+	if (pidfd >= 0)
+		close(pidfd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return ECHILD;
+	uint64_t stamp;
+
+	if (read(stamp_fd, &stamp, sizeof stamp) != sizeof stamp)
+		return EIO;
+	*first = stamp - t0;
+	*roundtrip = t2 - t0;
+	return 0;
+}
+
+/* --- statistics and output ------------------------------------------------ */
+
+static FILE *out;
+static int cell_no, cell_total;	/* progress */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* min, median, p90 (nearest rank), mean of n sorted values */
+static void stats(const double *v, size_t n, double s[4])
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	s[0] = v[0];
+	s[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s[2] = v[(9 * n + 9) / 10 - 1];
+	s[3] = sum / (double)n;
+}
+
+static void row_status(const char *cell, const char *param, const struct method *m,
+		       const char *metric, const char *status)
+{
+	fprintf(out, "%s\t%s\t%s\t%s\t-\t0\t-\t-\t-\t-\t%s\n", cell, param, m->name, metric, status);
+}
+
+static void row_values(const char *cell, const char *param, const struct method *m,
+		       const char *metric, const char *unit, double *v, size_t n)
+{
+	double s[4];
+
+	qsort(v, n, sizeof *v, cmp_double);
+	stats(v, n, s);
+	fprintf(out, "%s\t%s\t%s\t%s\t%s\t%zu\t%.0f\t%.0f\t%.0f\t%.0f\tok\n", cell, param, m->name,
+		metric, unit, n, s[0], s[1], s[2], s[3]);
+	fflush(out);
+}
+
+static void row_samples(const char *cell, const char *param, const struct method *m,
+			const char *metric, uint64_t *v, size_t n)
+{
+	double *d = malloc(n * sizeof *d);
+
+	if (!d)
+		die("malloc");
+	qsort(v, n, sizeof *v, cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		d[i] = (double)v[i];
+	row_values(cell, param, m, metric, "ns", d, n);
+	free(d);
+}
+
+/* --- latency cells ---------------------------------------------------------- */
+
+static int stamp_pipe[2];
+static char stamp_arg[16];
+static char *stamp_argv[] = { "stamp", stamp_arg, NULL };
+
+/* Can m run the job here? NULL or the status to report. */
+static const char *cannot_run(const struct method *m, const struct job *job)
+{
+	static char status[200];
+	const char *why;
+
+	if (m->unavailable) {
+		snprintf(status, sizeof status, "unavailable: %s", m->unavailable);
+		return status;
+	}
+	if ((why = unsupported(m, job)) != NULL) {
+		snprintf(status, sizeof status, "unsupported: %s", why);
+		return status;
+	}
+	return NULL;
+}
+
+static void drain_stamps(void)
+{
+	uint64_t junk[64];
+
+	while (read(stamp_pipe[0], junk, sizeof junk) > 0)
+		continue;
+}
+
+static void latency_cell(const char *cell, const char *param, const struct job *job, long iters)
+{
+	uint64_t *first[N_METHODS] = { 0 }, *rt[N_METHODS] = { 0 };
+	long n[N_METHODS] = { 0 };
+	int error[N_METHODS] = { 0 };
+	bool active[N_METHODS];
+	uint64_t start = now_ns();
+
+	fprintf(stderr, "spawnbench: [%d/%d] %s %s: %ld spawns per method\n", ++cell_no, cell_total,
+		cell, param, iters);
+	for (size_t i = 0; i < N_METHODS; i++) {
+		const char *status;
+
+		active[i] = false;
+		if (!methods[i].selected)
+			continue;
+		if ((status = cannot_run(&methods[i], job)) != NULL) {
+			row_status(cell, param, &methods[i], "first", status);
+			row_status(cell, param, &methods[i], "roundtrip", status);
+			continue;
+		}
+		first[i] = malloc((size_t)iters * sizeof(uint64_t));
+		rt[i] = malloc((size_t)iters * sizeof(uint64_t));
+		if (!first[i] || !rt[i])
+			die("malloc");
+		active[i] = true;
+	}
+	/* warm-up, then turns of one block per method */
+	for (size_t i = 0; i < N_METHODS; i++)
+		for (long k = 0; active[i] && k < opt.warmup; k++) {
+			uint64_t a, b;
+
+			if ((error[i] = measure_one(&methods[i], job, stamp_argv, stamp_pipe[0], &a, &b)))
+				active[i] = false;
+		}
+	for (bool more = true; more; ) {
+		more = false;
+		for (size_t i = 0; i < N_METHODS; i++) {
+			for (long k = 0; active[i] && k < opt.block && n[i] < iters; k++) {
+				error[i] = measure_one(&methods[i], job, stamp_argv, stamp_pipe[0],
+						       &first[i][n[i]], &rt[i][n[i]]);
+				if (error[i])
+					active[i] = false;
+				else
+					n[i]++;
+			}
+			if (active[i] && n[i] < iters)
+				more = true;
+		}
+	}
+	drain_stamps();
+	for (size_t i = 0; i < N_METHODS; i++) {
+		if (!first[i])
+			continue;
+		if (error[i]) {
+			char status[160];
+
+			snprintf(status, sizeof status, "error: %s after %ld spawns",
+				 strerror(error[i]), n[i]);
+			row_status(cell, param, &methods[i], "first", status);
+			row_status(cell, param, &methods[i], "roundtrip", status);
+			fprintf(stderr, "spawnbench: %s %s %s: %s\n", cell, param, methods[i].name, status);
+		} else {
+			row_samples(cell, param, &methods[i], "first", first[i], (size_t)n[i]);
+			row_samples(cell, param, &methods[i], "roundtrip", rt[i], (size_t)n[i]);
+		}
+		free(first[i]);
+		free(rt[i]);
+	}
+	fprintf(stderr, "spawnbench: %s %s: done in %.1f s\n", cell, param,
+		(double)(now_ns() - start) / 1e9);
+}
+
+/* --- throughput cells ----------------------------------------------------------- */
+
+struct worker {
+	pthread_t thread;
+	const struct method *method;
+	const struct job *job;
+	pthread_barrier_t *barrier;
+	int pipe[2];
+	char arg[16];
+	char *argv[3];
+	int error;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t a, b;
+
+	pthread_barrier_wait(w->barrier);
+	for (long i = 0; i < opt.tput && !w->error; i++)
+		w->error = measure_one(w->method, w->job, w->argv, w->pipe[0], &a, &b);
+	return NULL;
+}
+
+/* spawns per second of nthreads threads spawning and waiting; <0: -errno */
+static double throughput(const struct method *m, const struct job *job, int nthreads)
+{
+	struct worker w[2];
+	pthread_barrier_t barrier;
+	double rate;
+	int error = 0;
+
+	pthread_barrier_init(&barrier, NULL, (unsigned)nthreads + 1);
+	for (int t = 0; t < nthreads; t++) {
+		w[t] = (struct worker){ .method = m, .job = job, .barrier = &barrier };
+		if (pipe2(w[t].pipe, O_NONBLOCK) < 0)
+			die("pipe2");
+		snprintf(w[t].arg, sizeof w[t].arg, "%d", w[t].pipe[1]);
+		w[t].argv[0] = "stamp";
+		w[t].argv[1] = w[t].arg;
+		w[t].argv[2] = NULL;
+		if ((errno = pthread_create(&w[t].thread, NULL, worker_run, &w[t])))
+			die("pthread_create");
+	}
+	pthread_barrier_wait(&barrier);
+	uint64_t start = now_ns();
+
+	for (int t = 0; t < nthreads; t++) {
+		pthread_join(w[t].thread, NULL);
+		if (w[t].error)
+			error = w[t].error;
+		close(w[t].pipe[0]);
+		close(w[t].pipe[1]);
+	}
+	rate = (double)(nthreads * opt.tput) * 1e9 / (double)(now_ns() - start);
+	pthread_barrier_destroy(&barrier);
+	return error ? -error : rate;
+}
+
+static void throughput_cell(const struct job *job, int nthreads)
+{
+	char param[16];
+	double *rates[N_METHODS] = { 0 };
+	int error[N_METHODS] = { 0 };
+	uint64_t start = now_ns();
+
+	snprintf(param, sizeof param, "%d-thread%s", nthreads, nthreads > 1 ? "s" : "");
+	fprintf(stderr, "spawnbench: [%d/%d] tput %s: %ld x %ld spawns per thread and method\n",
+		++cell_no, cell_total, param, opt.tput_reps, opt.tput);
+	for (size_t i = 0; i < N_METHODS; i++) {
+		const char *status;
+
+		if (!methods[i].selected)
+			continue;
+		if ((status = cannot_run(&methods[i], job)) != NULL) {
+			row_status("tput", param, &methods[i], "spawns_per_s", status);
+			continue;
+		}
+		rates[i] = malloc((size_t)opt.tput_reps * sizeof(double));
+		if (!rates[i])
+			die("malloc");
+	}
+	for (long r = 0; r < opt.tput_reps; r++)
+		for (size_t i = 0; i < N_METHODS; i++) {
+			if (!rates[i] || error[i])
+				continue;
+			double rate = throughput(&methods[i], job, nthreads);
+
+			if (rate < 0)
+				error[i] = (int)-rate;
+			else
+				rates[i][r] = rate;
+		}
+	for (size_t i = 0; i < N_METHODS; i++) {
+		if (!rates[i])
+			continue;
+		if (error[i]) {
+			char status[160];
+
+			snprintf(status, sizeof status, "error: %s", strerror(error[i]));
+			row_status("tput", param, &methods[i], "spawns_per_s", status);
+		} else {
+			row_values("tput", param, &methods[i], "spawns_per_s", "1/s", rates[i],
+				   (size_t)opt.tput_reps);
+		}
+		free(rates[i]);
+	}
+	fprintf(stderr, "spawnbench: tput %s: done in %.1f s\n", param,
+		(double)(now_ns() - start) / 1e9);
+}
+
+/* --- the parent's settings -------------------------------------------------------- */
+
+static void *memory;
+static size_t memory_size;
+
+/* 0 or an errno value */
+static int set_memory(size_t size, bool touch)
+{
+	if (memory)
+		munmap(memory, memory_size);
+	memory = NULL;
+	memory_size = 0;
+	if (size == 0)
+		return 0;
+	memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (memory == MAP_FAILED) {
+		memory = NULL;
+		return errno;
+	}
+	memory_size = size;
+	/* 4 KiB pages everywhere: the host may have THP, the guest has not */
+	madvise(memory, size, MADV_NOHUGEPAGE);
+	if (touch)
+		for (size_t off = 0; off < size; off += 4096)
+			((volatile char *)memory)[off] = 1;
+	return 0;
+}
+
+static char *empty_env[] = { NULL };
+
+static char **big_env(void)
+{
+	enum { VARS = 30, VALUE = 1000 };
+	char **envp = calloc(VARS + 1, sizeof *envp);
+
+	if (!envp)
+		die("calloc");
+	for (int i = 0; i < VARS; i++) {
+		envp[i] = malloc(VALUE + 32);
+		if (!envp[i])
+			die("malloc");
+		int len = snprintf(envp[i], 32, "SPAWNBENCH_VAR_%02d=", i);
+
+		memset(envp[i] + len, 'a' + i % 26, VALUE);
+		envp[i][len + VALUE] = '\0';
+	}
+	return envp;
+}
+
+static char hit_dir[300], stamp_path[PATH_MAX], miss_root[300];
+
+/* A folder with a copy of the child, and 64 empty folders for PATH misses. */
+static void make_dirs(void)
+{
+	char dir[256];
+
+	if (strlen(opt.tmp) > 200) {
+		fprintf(stderr, "spawnbench: --tmp %s: too long\n", opt.tmp);
+		exit(2);
+	}
+	snprintf(dir, sizeof dir, "%s/spawnbench.%d", opt.tmp, (int)getpid());
+	if (mkdir(dir, 0755) < 0)
+		die(dir);
+	snprintf(hit_dir, sizeof hit_dir, "%s/hit", dir);
+	snprintf(miss_root, sizeof miss_root, "%s/miss", dir);
+	if (mkdir(hit_dir, 0755) < 0 || mkdir(miss_root, 0755) < 0)
+		die("mkdir");
+	for (int i = 0; i < 64; i++) {
+		char miss[PATH_MAX];
+
+		snprintf(miss, sizeof miss, "%s/%02d", miss_root, i);
+		if (mkdir(miss, 0755) < 0)
+			die(miss);
+	}
+	snprintf(stamp_path, sizeof stamp_path, "%s/stamp", hit_dir);
+	int from = open(opt.stamp, O_RDONLY), to;
+
+	if (from < 0)
+		die(opt.stamp);
+	to = open(stamp_path, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (to < 0)
+		die(stamp_path);
+	char buf[65536];
+	ssize_t got;
+
+	while ((got = read(from, buf, sizeof buf)) > 0)
+		if (write(to, buf, (size_t)got) != got)
+			die("write");
+	close(from);
+	close(to);
+}
+
+static void remove_dirs(void)
+{
+	char path[PATH_MAX];
+
+	unlink(stamp_path);
+	rmdir(hit_dir);
+	for (int i = 0; i < 64; i++) {
+		snprintf(path, sizeof path, "%s/%02d", miss_root, i);
+		rmdir(path);
+	}
+	rmdir(miss_root);
+	snprintf(path, sizeof path, "%s/spawnbench.%d", opt.tmp, (int)getpid());
+	rmdir(path);
+}
+
+/* PATH with `misses` empty folders before the one holding the child */
+static void set_path(int misses)
+{
+	size_t size = (size_t)(misses + 1) * (strlen(miss_root) + 8) + strlen(hit_dir) + 1;
+	char *path = malloc(size), *p = path;
+
+	if (!path)
+		die("malloc");
+	for (int i = 0; i < misses; i++)
+		p += sprintf(p, "%s/%02d:", miss_root, i);
+	strcpy(p, hit_dir);
+	setenv("PATH", path, 1);
+	free(path);
+}
+
+/* --- capability table ------------------------------------------------------------ */
+
+static const char *const feature_names[COMPAT_FEATURES] = {
+	[COMPAT_FEAT_CLOSE] = "close an fd",
+	[COMPAT_FEAT_DUP2] = "dup2 onto a chosen fd",
+	[COMPAT_FEAT_OPEN] = "open onto a chosen fd (cwd or absolute)",
+	[COMPAT_FEAT_OPEN_AT] = "open relative to a directory fd",
+	[COMPAT_FEAT_CHDIR] = "chdir",
+	[COMPAT_FEAT_FCHDIR] = "fchdir",
+	[COMPAT_FEAT_CLOSE_FROM] = "close every fd from N (closefrom)",
+	[COMPAT_FEAT_CLOSE_RANGE] = "close_range, any range or flags",
+	[COMPAT_FEAT_SETSID] = "setsid",
+	[COMPAT_FEAT_SETPGID] = "setpgid",
+	[COMPAT_FEAT_ANY_ORDER] = "setsid/setpgid in any order, repeated",
+	[COMPAT_FEAT_SIGMASK] = "set the signal mask",
+	[COMPAT_FEAT_SIGDEFAULT] = "reset signals to default",
+	[COMPAT_FEAT_UMASK] = "umask",
+	[COMPAT_FEAT_EXEC_AT] = "exec by dirfd / execveat flags",
+	[COMPAT_FEAT_SEARCH] = "PATH search (caller's PATH)",
+	[COMPAT_FEAT_SEARCH_STRING] = "PATH search in a given PATH string",
+	[COMPAT_FEAT_PIDFD] = "returns a pidfd",
+	[COMPAT_FEAT_FAILED_STEP] = "failure names the failing step",
+};
+
+/* TSV: feature, then yes/no per registered backend; the host need not run them. */
+static void print_caps(void)
+{
+	const struct compat_backend *b;
+
+	fprintf(out, "feature");
+	for (size_t i = 0; (b = compat_backend_at(i)) != NULL; i++)
+		fprintf(out, "\t%s", compat_backend_name(b));
+	fprintf(out, "\n");
+	for (int f = 0; f < COMPAT_FEATURES; f++) {
+		if (feature_names[f])
+			fprintf(out, "%s", feature_names[f]);
+		else
+			fprintf(out, "feature %d", f);
+		for (size_t i = 0; (b = compat_backend_at(i)) != NULL; i++)
+			fprintf(out, "\t%s", compat_backend_has(b, (enum compat_feature)f) ? "yes" : "no");
+		fprintf(out, "\n");
+	}
+}
+
+/* --- main -------------------------------------------------------------------------- */
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: spawnbench [options]\n"
+		"  --out FILE         results as TSV (default: standard output)\n"
+		"  --stamp PATH       the child (default: stamp next to spawnbench)\n"
+		"  --tmp DIR          where the PATH folders are made (default /tmp)\n"
+		"  --cells LIST       of base,memory,path,env,dup2,tput (default: all)\n"
+		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
+		"                     iouring,clone-actions (default: all)\n"
+		"  --iters N          spawns per method in the base cell (default %ld)\n"
+		"  --sweep-iters N    in the other latency cells (default %ld)\n"
+		"  --mem-iters N      with touched parent memory (default %ld)\n"
+		"  --warmup N         spawns per method and cell not kept (default %ld)\n"
+		"  --block N          spawns per method per turn (default %ld)\n"
+		"  --tput N           spawns per thread in a throughput run (default %ld)\n"
+		"  --tput-reps N      throughput runs per method (default %ld)\n"
+		"  --list             print the methods and whether they run here\n"
+		"  --caps             print the libcompat capability table (TSV)\n",
+		opt.iters, opt.sweep_iters, opt.mem_iters, opt.warmup, opt.block, opt.tput,
+		opt.tput_reps);
+}
+
+static long number(const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == '\0' || *end != '\0' || v < 1) {
+		fprintf(stderr, "spawnbench: not a positive number: %s\n", arg);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	bool list = false, caps = false;
+	static char default_stamp[PATH_MAX];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes = true;
+
+		if (strcmp(a, "--list") == 0) { list = true; takes = false; }
+		else if (strcmp(a, "--caps") == 0) { caps = true; takes = false; }
+		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
+		else if (!v) { usage(stderr); return 2; }
+		else if (strcmp(a, "--out") == 0) opt.out = v;
+		else if (strcmp(a, "--stamp") == 0) opt.stamp = v;
+		else if (strcmp(a, "--tmp") == 0) opt.tmp = v;
+		else if (strcmp(a, "--cells") == 0) opt.cells = v;
+		else if (strcmp(a, "--methods") == 0) opt.methods = v;
+		else if (strcmp(a, "--iters") == 0) opt.iters = number(v);
+		else if (strcmp(a, "--sweep-iters") == 0) opt.sweep_iters = number(v);
+		else if (strcmp(a, "--mem-iters") == 0) opt.mem_iters = number(v);
+		else if (strcmp(a, "--warmup") == 0) opt.warmup = strcmp(v, "0") ? number(v) : 0;
+		else if (strcmp(a, "--block") == 0) opt.block = number(v);
+		else if (strcmp(a, "--tput") == 0) opt.tput = number(v);
+		else if (strcmp(a, "--tput-reps") == 0) opt.tput_reps = number(v);
+		else { usage(stderr); return 2; }
+		if (takes)
+			i++;
+	}
+	out = stdout;
+	if (opt.out && !(out = fopen(opt.out, "w")))
+		die(opt.out);
+	if (caps) {
+		print_caps();
+		return 0;
+	}
+	probe_methods();
+	if (list) {
+		for (size_t i = 0; i < N_METHODS; i++)
+			fprintf(out, "%s\t%s\n", methods[i].name,
+				methods[i].unavailable ? methods[i].unavailable : "available");
+		return 0;
+	}
+	if (!opt.stamp) {
+		ssize_t len = readlink("/proc/self/exe", default_stamp, sizeof default_stamp - 7);
+
+		if (len < 0)
+			die("/proc/self/exe");
+		default_stamp[len] = '\0';
+		char *slash = strrchr(default_stamp, '/');
+
+		strcpy(slash ? slash + 1 : default_stamp, "stamp");
+		opt.stamp = default_stamp;
+	}
+	make_dirs();
+	if (pipe2(stamp_pipe, O_NONBLOCK) < 0)
+		die("pipe2");
+	/* the write end must be inherited, the read end need not */
+	fcntl(stamp_pipe[0], F_SETFD, FD_CLOEXEC);
+	snprintf(stamp_arg, sizeof stamp_arg, "%d", stamp_pipe[1]);
+
+	struct utsname u;
+
+	uname(&u);
+	fprintf(out, "# spawnbench kernel=%s machine=%s cpus=%ld clock=CLOCK_MONOTONIC iters=%ld "
+		"sweep_iters=%ld mem_iters=%ld warmup=%ld block=%ld tput=%ld tput_reps=%ld\n",
+		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN), opt.iters, opt.sweep_iters,
+		opt.mem_iters, opt.warmup, opt.block, opt.tput, opt.tput_reps);
+	for (size_t i = 0; i < N_METHODS; i++)
+		if (methods[i].selected)
+			fprintf(out, "# method %s: %s\n", methods[i].name,
+				methods[i].unavailable ? methods[i].unavailable : "available");
+	fprintf(out, "cell\tparam\tmethod\tmetric\tunit\tn\tmin\tmedian\tp90\tmean\tstatus\n");
+	fflush(out);
+
+	struct job job = { .path = stamp_path, .envp = empty_env };
+
+	job.devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (job.devnull < 0)
+		die("/dev/null");
+	posix_spawn_file_actions_init(&job.files);
+	for (int fd = 0; fd < 3; fd++)
+		posix_spawn_file_actions_adddup2(&job.files, job.devnull, fd);
+
+	uint64_t start = now_ns();
+
+	cell_total = in_list(opt.cells, "base") + 4 * in_list(opt.cells, "memory") +
+		     5 * in_list(opt.cells, "path") + 2 * in_list(opt.cells, "env") +
+		     2 * in_list(opt.cells, "dup2") + 2 * in_list(opt.cells, "tput");
+	if (in_list(opt.cells, "base"))
+		latency_cell("base", "-", &job, opt.iters);
+	if (in_list(opt.cells, "memory")) {
+		static const struct { const char *name; size_t size; bool touch; } mem[] = {
+			{ "small", 0, false },
+			{ "256M-touched", 256ul << 20, true },
+			{ "1G-touched", 1ul << 30, true },
+			{ "1G-untouched", 1ul << 30, false },
+		};
+		for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++) {
+			int error = set_memory(mem[i].size, mem[i].touch);
+
+			if (error) {
+				char status[100];
+
+				snprintf(status, sizeof status, "unavailable: mmap: %s", strerror(error));
+				for (size_t m = 0; m < N_METHODS; m++)
+					if (methods[m].selected)
+						row_status("memory", mem[i].name, &methods[m], "first", status);
+				continue;
+			}
+			latency_cell("memory", mem[i].name, &job,
+				     mem[i].touch ? opt.mem_iters : opt.sweep_iters);
+		}
+		set_memory(0, false);
+	}
+	if (in_list(opt.cells, "path")) {
+		static const int misses[] = { 0, 1, 6, 16, 64 };
+		char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+		for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+			char param[8];
+
+			snprintf(param, sizeof param, "%d", misses[i]);
+			set_path(misses[i]);
+			job.name = misses[i] ? "stamp" : NULL;	/* 0: the absolute path */
+			latency_cell("path", param, &job, opt.sweep_iters);
+		}
+		job.name = NULL;
+		if (saved)
+			setenv("PATH", saved, 1);
+		else
+			unsetenv("PATH");
+		free(saved);
+	}
+	if (in_list(opt.cells, "env")) {
+		latency_cell("env", "empty", &job, opt.sweep_iters);
+		job.envp = big_env();
+		latency_cell("env", "30KiB", &job, opt.sweep_iters);
+		job.envp = empty_env;
+	}
+	if (in_list(opt.cells, "dup2")) {
+		latency_cell("dup2", "0", &job, opt.sweep_iters);
+		job.n_dup2 = 3;
+		latency_cell("dup2", "3", &job, opt.sweep_iters);
+		job.n_dup2 = 0;
+	}
+	if (in_list(opt.cells, "tput")) {
+		throughput_cell(&job, 1);
+		throughput_cell(&job, 2);
+	}
+	fprintf(out, "# done in %.1f s\n", (double)(now_ns() - start) / 1e9);
+	fprintf(stderr, "spawnbench: all cells done in %.1f s\n", (double)(now_ns() - start) / 1e9);
+	remove_dirs();
+	return fclose(out) == 0 ? 0 : 1;
+}

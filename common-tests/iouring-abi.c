@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ABI tests of IORING_OP_CLONE / IORING_OP_EXEC (series-iouring), run in
+ * the guest on the iouring kernel. The RFC's liburing test scenarios
+ * (fail sequence, unlinked CLONE, CLONE not at the head, NOP chain, EXEC
+ * outside a chain, $PATH search), re-written, plus what the fixes of the
+ * series promise: the pid (or pidfd) in the CLONE CQE, SIGCHLD, CQE order
+ * and count, wake-ups in plain, SQPOLL and DEFER_TASKRUN rings, IOSQE_ASYNC,
+ * a ring closed under a spawn, no zombie or leak after 1000 spawns.
+ *
+ * Exec target: iouring-child, next to this binary.
+ */
+#include "iouring-spawn.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+extern char **environ;
+
+/* generous: the guest is a TCG emulation of a KASAN/lockdep kernel */
+#define CQE_TIMEOUT_S 60
+
+static char child_dir[PATH_MAX];
+static char child_path[PATH_MAX + 32];
+
+static void find_child(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	cr_assert(n > 0, "readlink /proc/self/exe: %s", strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	cr_assert(slash);
+	*slash = '\0';
+	snprintf(child_dir, sizeof(child_dir), "%s", self);
+	snprintf(child_path, sizeof(child_path), "%s/iouring-child", self);
+	cr_assert(access(child_path, X_OK) == 0, "%s: %s", child_path,
+		  strerror(errno));
+}
+
+static void setup(void)
+{
+	find_child();
+	if (!iou_spawn_supported())
+		cr_skip_test("kernel has no IORING_OP_CLONE/EXEC (probe)");
+}
+
+static void ring_init(struct io_uring *ring, unsigned int flags)
+{
+	struct io_uring_params p = { .flags = flags, .sq_thread_idle = 1000 };
+	int ret = io_uring_queue_init_params(16, ring, &p);
+
+	cr_assert(ret == 0, "io_uring_queue_init_params(%#x): %s", flags,
+		  strerror(-ret));
+}
+
+static struct io_uring_sqe *sqe_get(struct io_uring *ring, __u64 ud)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	cr_assert(sqe);
+	sqe->user_data = ud;
+	return sqe;
+}
+
+/*
+ * Submit, then collect exactly n CQEs into res[] in arrival order, checking
+ * that user_data counts up from 1 (the tests number their SQEs that way).
+ * No CQE may follow: the count is exact.
+ */
+static void submit_and_reap_n(struct io_uring *ring, int n, int *res,
+			      int check_extra)
+{
+	struct __kernel_timespec ts = { .tv_sec = CQE_TIMEOUT_S };
+	struct io_uring_cqe *cqe;
+	int i, ret;
+
+	ret = io_uring_submit(ring);
+	cr_assert(ret >= 0, "submit: %s", strerror(-ret));
+	for (i = 0; i < n; i++) {
+		/*
+		 * -EINTR: with SQPOLL or IOSQE_ASYNC the child's parent is an
+		 * io_uring thread, which blocks SIGCHLD, so the signal is not
+		 * discarded at send time even with SIG_DFL and interrupts us.
+		 */
+		do {
+			ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+		} while (ret == -EINTR);
+		cr_assert(ret == 0, "CQE %d of %d: %s", i + 1, n, strerror(-ret));
+		cr_expect(cqe->user_data == (__u64)i + 1,
+			  "CQE %d has user_data %llu", i + 1,
+			  (unsigned long long)cqe->user_data);
+		res[i] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	if (!check_extra)
+		return;
+	/* nothing else may arrive */
+	usleep(100 * 1000);
+	ret = io_uring_peek_cqe(ring, &cqe);
+	cr_assert(ret == -EAGAIN, "unexpected extra CQE: user_data %llu res %d",
+		  ret ? 0ULL : (unsigned long long)cqe->user_data,
+		  ret ? 0 : cqe->res);
+}
+
+static void submit_and_reap(struct io_uring *ring, int n, int *res)
+{
+	submit_and_reap_n(ring, n, res, 1);
+}
+
+/* reap pid with plain waitpid() (no __WALL: needs exit signal SIGCHLD) */
+static int reap(pid_t pid)
+{
+	int status;
+	pid_t got;
+
+	do {
+		got = waitpid(pid, &status, 0);
+	} while (got < 0 && errno == EINTR);
+	cr_assert(got == pid, "waitpid(%d): %d (%s)", pid, got, strerror(errno));
+	return status;
+}
+
+static void assert_no_children(void)
+{
+	int status;
+	pid_t got = waitpid(-1, &status, WNOHANG | __WALL);
+
+	cr_assert(got < 0 && errno == ECHILD,
+		  "a child is left: waitpid(-1) = %d", got);
+}
+
+static void expect_exit(int status, int code)
+{
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == code,
+		  "child status %#x, expected exit %d", status, code);
+}
+
+static void expect_killed(int status)
+{
+	cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		  "child status %#x, expected SIGKILL", status);
+}
+
+static void marker_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "/tmp/iouring-abi-%d-%s", getpid(), name);
+	unlink(buf);
+}
+
+TestSuite(iouring, .init = setup, .timeout = 300);
+
+Test(iouring, probe_lists_clone_and_exec)
+{
+	struct io_uring_probe *probe = io_uring_get_probe();
+
+	cr_assert(probe);
+	cr_expect(probe->last_op >= IORING_OP_EXEC, "last_op %d", probe->last_op);
+	cr_expect(io_uring_opcode_supported(probe, IORING_OP_CLONE));
+	cr_expect(io_uring_opcode_supported(probe, IORING_OP_EXEC));
+	io_uring_free_probe(probe);
+}
+
+/* RFC: a failing request cancels the rest of the chain */
+Test(iouring, failing_request_cancels_rest)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	io_uring_prep_nop(sqe);
+	sqe->nop_flags = IORING_NOP_INJECT_RESULT;
+	sqe->len = -255;
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 3);
+	io_uring_prep_nop(sqe);
+	submit_and_reap(&ring, 3, res);
+
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -255, "failing NOP: %d", res[1]);
+	cr_expect(res[2] == -ECANCELED, "NOP after it: %d", res[2]);
+	/* no EXEC: the spawned task kills itself */
+	expect_killed(reap(res[0]));
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* RFC: CLONE not linked is -EINVAL */
+Test(iouring, unlinked_clone_is_einval)
+{
+	struct io_uring ring;
+	int res[1];
+
+	ring_init(&ring, 0);
+	iou_prep_clone(sqe_get(&ring, 1), 0);
+	submit_and_reap(&ring, 1, res);
+	cr_expect(res[0] == -EINVAL, "unlinked CLONE: %d", res[0]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* RFC: CLONE not at the head is -EINVAL and the head is cancelled */
+Test(iouring, clone_not_at_head)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	io_uring_prep_nop(sqe);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	io_uring_prep_nop(sqe_get(&ring, 3));
+	submit_and_reap(&ring, 3, res);
+	cr_expect(res[0] == -ECANCELED, "head NOP: %d", res[0]);
+	cr_expect(res[1] == -EINVAL, "CLONE in the middle: %d", res[1]);
+	cr_expect(res[2] == -ECANCELED, "last NOP: %d", res[2]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* RFC: a chain of NOPs after CLONE completes, in order */
+Test(iouring, nop_chain)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[6], i;
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	for (i = 2; i <= 6; i++) {
+		sqe = sqe_get(&ring, i);
+		io_uring_prep_nop(sqe);
+		if (i < 6)
+			sqe->flags |= IOSQE_IO_LINK;
+	}
+	submit_and_reap(&ring, 6, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	for (i = 1; i < 6; i++)
+		cr_expect(res[i] == 0, "NOP %d: %d", i, res[i]);
+	expect_killed(reap(res[0]));
+	io_uring_queue_exit(&ring);
+}
+
+/* RFC: EXEC outside a CLONE chain is -EINVAL */
+Test(iouring, exec_outside_chain)
+{
+	char *argv[] = { "iouring-child", "5", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[1];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_exec(sqe, child_path, argv, environ);
+	submit_and_reap(&ring, 1, res);
+	cr_expect(res[0] == -EINVAL, "EXEC alone: %d", res[0]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/*
+ * RFC: $PATH search with hard-linked EXECs: -ENOENT for the misses, 0 for
+ * the hit, -ECANCELED after it, and the program really runs: it creates a
+ * file and its exit status is reaped with the pid of the CLONE CQE.
+ */
+Test(iouring, path_search)
+{
+	const char *dirs[] = { "/nonexistent-a", "/nonexistent-b", child_dir,
+			       "/bin" };
+	char paths[4][PATH_MAX + 32], marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "7", marker, NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[5], i;
+
+	marker_path(marker, sizeof(marker), "path");
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	for (i = 0; i < 4; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/iouring-child", dirs[i]);
+		sqe = sqe_get(&ring, i + 2);
+		iou_prep_exec(sqe, paths[i], argv, environ);
+		if (i < 3)
+			sqe->flags |= IOSQE_IO_HARDLINK;
+	}
+	submit_and_reap(&ring, 5, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ENOENT, "miss 1: %d", res[1]);
+	cr_expect(res[2] == -ENOENT, "miss 2: %d", res[2]);
+	cr_expect(res[3] == 0, "hit: %d", res[3]);
+	cr_expect(res[4] == -ECANCELED, "after the hit: %d", res[4]);
+	expect_exit(reap(res[0]), 7);
+	cr_expect(access(marker, F_OK) == 0, "the program did not run");
+	unlink(marker);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* EXEC of an fd: execve_flags AT_EMPTY_PATH with an empty path */
+Test(iouring, exec_fd_empty_path)
+{
+	char *argv[] = { "iouring-child", "21", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2], fd;
+
+	fd = open(child_path, O_RDONLY | O_CLOEXEC);
+	cr_assert(fd >= 0);
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	iou_prep_execveat(sqe_get(&ring, 2), fd, "", argv, environ, AT_EMPTY_PATH);
+	submit_and_reap(&ring, 2, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == 0, "EXEC(fd, \"\", AT_EMPTY_PATH): %d", res[1]);
+	expect_exit(reap(res[0]), 21);
+	close(fd);
+	io_uring_queue_exit(&ring);
+}
+
+/* all EXECs miss: the child kills itself, every CQE is there */
+Test(iouring, path_search_all_miss)
+{
+	char *argv[] = { "iouring-child", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	iou_prep_exec(sqe, "/nonexistent-a/x", argv, environ);
+	sqe->flags |= IOSQE_IO_HARDLINK;
+	sqe = sqe_get(&ring, 3);
+	iou_prep_exec(sqe, "/nonexistent-b/x", argv, environ);
+	submit_and_reap(&ring, 3, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ENOENT && res[2] == -ENOENT, "%d %d", res[1], res[2]);
+	expect_killed(reap(res[0]));
+	io_uring_queue_exit(&ring);
+}
+
+/* a soft-linked failing EXEC cancels the EXEC after it */
+Test(iouring, soft_link_failure_cancels)
+{
+	char *argv[] = { "iouring-child", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	iou_prep_exec(sqe, "/nonexistent-a/x", argv, environ);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 3);
+	iou_prep_exec(sqe, child_path, argv, environ);
+	submit_and_reap(&ring, 3, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ENOENT, "miss: %d", res[1]);
+	cr_expect(res[2] == -ECANCELED, "soft-linked EXEC: %d", res[2]);
+	expect_killed(reap(res[0]));
+	io_uring_queue_exit(&ring);
+}
+
+/* CLONE; EXEC in one ring mode, waiting with a timeout: a missed wake-up fails */
+static void spawn_in_mode(unsigned int setup_flags, unsigned int clone_sqe_flags)
+{
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "3", marker, NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3], round;
+
+	ring_init(&ring, setup_flags);
+	for (round = 0; round < 3; round++) {
+		marker_path(marker, sizeof(marker), "mode");
+		sqe = sqe_get(&ring, 1);
+		iou_prep_clone(sqe, 0);
+		sqe->flags |= IOSQE_IO_LINK | clone_sqe_flags;
+		sqe = sqe_get(&ring, 2);
+		io_uring_prep_nop(sqe);
+		sqe->flags |= IOSQE_IO_LINK;
+		sqe = sqe_get(&ring, 3);
+		iou_prep_exec(sqe, child_path, argv, environ);
+		submit_and_reap(&ring, 3, res);
+		cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+		cr_expect(res[1] == 0, "NOP: %d", res[1]);
+		cr_expect(res[2] == 0, "EXEC: %d", res[2]);
+		/* exit 3, not 99: the child starts with no signal blocked */
+		expect_exit(reap(res[0]), 3);
+		cr_expect(access(marker, F_OK) == 0, "the program did not run");
+		unlink(marker);
+	}
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+Test(iouring, mode_plain)
+{
+	spawn_in_mode(0, 0);
+}
+
+Test(iouring, mode_sqpoll)
+{
+	spawn_in_mode(IORING_SETUP_SQPOLL, 0);
+}
+
+Test(iouring, mode_defer_taskrun)
+{
+	spawn_in_mode(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER, 0);
+}
+
+Test(iouring, clone_async_plain)
+{
+	spawn_in_mode(0, IOSQE_ASYNC);
+}
+
+Test(iouring, clone_async_defer_taskrun)
+{
+	spawn_in_mode(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+		      IOSQE_ASYNC);
+}
+
+Test(iouring, clone_async_sqpoll)
+{
+	spawn_in_mode(IORING_SETUP_SQPOLL, IOSQE_ASYNC);
+}
+
+/* the pid in the CLONE CQE is the child's: plain waitpid() reaps it */
+static volatile sig_atomic_t got_sigchld;
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	got_sigchld = 1;
+}
+
+Test(iouring, pid_in_cqe_and_sigchld)
+{
+	char *argv[] = { "iouring-child", "42", NULL };
+	struct sigaction sa = { .sa_handler = on_sigchld,
+				.sa_flags = SA_RESTART };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2];
+
+	cr_assert(sigaction(SIGCHLD, &sa, NULL) == 0);
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	submit_and_reap(&ring, 2, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == 0, "EXEC: %d", res[1]);
+	expect_exit(reap(res[0]), 42);
+	/* the exit was signalled with SIGCHLD */
+	cr_expect(got_sigchld, "no SIGCHLD");
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+Test(iouring, pidfd)
+{
+	char *argv[] = { "iouring-child", "9", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	siginfo_t info;
+	char link[64], target[128];
+	ssize_t n;
+	int res[2];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, IORING_CLONE_PIDFD);
+	sqe->flags |= IOSQE_IO_LINK;
+	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	submit_and_reap(&ring, 2, res);
+	cr_assert(res[0] >= 0, "CLONE(PIDFD): %d", res[0]);
+	cr_expect(res[1] == 0, "EXEC: %d", res[1]);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", res[0]);
+	n = readlink(link, target, sizeof(target) - 1);
+	cr_assert(n > 0);
+	target[n] = '\0';
+	cr_expect(strstr(target, "pidfd") != NULL, "fd %d is %s", res[0], target);
+	cr_expect(fcntl(res[0], F_GETFD) & FD_CLOEXEC, "pidfd without O_CLOEXEC");
+	memset(&info, 0, sizeof(info));
+	cr_assert(waitid(P_PIDFD, res[0], &info, WEXITED) == 0, "waitid: %s",
+		  strerror(errno));
+	cr_expect(info.si_code == CLD_EXITED && info.si_status == 9,
+		  "code %d status %d", info.si_code, info.si_status);
+	close(res[0]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* no fd left for the pidfd: CLONE fails, the chain is cancelled, the child exits */
+Test(iouring, pidfd_emfile)
+{
+	char *argv[] = { "iouring-child", NULL };
+	struct rlimit rl = { .rlim_cur = 64, .rlim_max = 64 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2], status;
+	pid_t pid;
+
+	ring_init(&ring, 0);
+	cr_assert(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	cr_assert(errno == EMFILE);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, IORING_CLONE_PIDFD);
+	sqe->flags |= IOSQE_IO_LINK;
+	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	submit_and_reap(&ring, 2, res);
+	cr_expect(res[0] == -EMFILE, "CLONE(PIDFD): %d", res[0]);
+	cr_expect(res[1] == -ECANCELED, "EXEC: %d", res[1]);
+	/* the child existed: it is reaped like any other, killed */
+	do {
+		pid = waitpid(-1, &status, 0);
+	} while (pid < 0 && errno == EINTR);
+	cr_assert(pid > 0, "waitpid: %s", strerror(errno));
+	expect_killed(status);
+	assert_no_children();
+}
+
+Test(iouring, unknown_clone_flag_is_einval)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 1U << 31);
+	sqe->flags |= IOSQE_IO_LINK;
+	io_uring_prep_nop(sqe_get(&ring, 2));
+	submit_and_reap(&ring, 2, res);
+	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ECANCELED, "NOP: %d", res[1]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+Test(iouring, linked_timeout_is_refused)
+{
+	struct __kernel_timespec ts = { .tv_sec = 10 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[3];
+
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	io_uring_prep_link_timeout(sqe, &ts, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	io_uring_prep_nop(sqe_get(&ring, 3));
+	submit_and_reap(&ring, 3, res);
+	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ECANCELED, "LINK_TIMEOUT: %d", res[1]);
+	cr_expect(res[2] == -ECANCELED, "NOP: %d", res[2]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+Test(iouring, exec_with_personality_is_einval)
+{
+	char *argv[] = { "iouring-child", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2], id;
+
+	ring_init(&ring, 0);
+	id = io_uring_register_personality(&ring);
+	cr_assert(id > 0, "register personality: %d", id);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = sqe_get(&ring, 2);
+	iou_prep_exec(sqe, child_path, argv, environ);
+	sqe->personality = id;
+	submit_and_reap(&ring, 2, res);
+	/* EXEC fails prep: the chain, CLONE included, never runs */
+	cr_expect(res[0] == -ECANCELED, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -EINVAL, "EXEC: %d", res[1]);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+/* the ring is closed right after submission: the child still execs */
+Test(iouring, ring_closed_after_spawn)
+{
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "11", marker, NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int status, ret;
+	pid_t pid;
+
+	marker_path(marker, sizeof(marker), "closed");
+	ring_init(&ring, 0);
+	sqe = sqe_get(&ring, 1);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	ret = io_uring_submit(&ring);
+	cr_assert(ret == 2, "submit: %d", ret);
+	io_uring_queue_exit(&ring);
+
+	do {
+		pid = waitpid(-1, &status, 0);
+	} while (pid < 0 && errno == EINTR);
+	cr_assert(pid > 0, "waitpid: %s", strerror(errno));
+	expect_exit(status, 11);
+	cr_expect(access(marker, F_OK) == 0, "the program did not run");
+	unlink(marker);
+	assert_no_children();
+}
+
+/*
+ * The submitting process exits right after io_uring_submit(), before any
+ * CQE: the child still execs (it is reparented to us, the subreaper), and
+ * nothing hangs in the parent's exit, which waits for its inflight
+ * requests, nor in ours.
+ */
+Test(iouring, parent_exits_after_submit)
+{
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "13", marker, NULL };
+	int status, seen = 0, code = -1;
+	pid_t helper, pid;
+
+	marker_path(marker, sizeof(marker), "orphan");
+	cr_assert(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+	helper = fork();
+	cr_assert(helper >= 0);
+	if (helper == 0) {
+		struct io_uring ring;
+		struct io_uring_sqe *sqe;
+
+		if (io_uring_queue_init(8, &ring, 0))
+			_exit(2);
+		sqe = io_uring_get_sqe(&ring);
+		iou_prep_clone(sqe, 0);
+		sqe->flags |= IOSQE_IO_LINK;
+		sqe = io_uring_get_sqe(&ring);
+		iou_prep_exec(sqe, child_path, argv, environ);
+		_exit(io_uring_submit(&ring) == 2 ? 0 : 3);
+	}
+	/* the helper, then the spawned child, reparented to us */
+	while (seen < 2) {
+		pid = waitpid(-1, &status, 0);
+		if (pid < 0 && errno == EINTR)
+			continue;
+		cr_assert(pid > 0, "waitpid: %s (seen %d)", strerror(errno), seen);
+		seen++;
+		if (pid == helper)
+			cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+				  "helper status %#x", status);
+		else
+			code = WIFEXITED(status) ? WEXITSTATUS(status) : -status;
+	}
+	cr_expect(code == 13, "spawned child: %d", code);
+	cr_expect(access(marker, F_OK) == 0, "the program did not run");
+	unlink(marker);
+	assert_no_children();
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* tasks named iou-spawn anywhere: spawned tasks that never finished */
+static int count_spawn_tasks(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert(d);
+	while ((e = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-spawn", 9))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* 1000 spawns in a row: no zombie, no leaked fd or task, all CQEs there */
+Test(iouring, thousand_spawns, .timeout = 1200)
+{
+	char *argv[] = { "iouring-child", "0", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int fds_before, i, res[2];
+
+	fds_before = count_fds();
+	ring_init(&ring, 0);
+	for (i = 0; i < 1000; i++) {
+		sqe = sqe_get(&ring, 1);
+		iou_prep_clone(sqe, 0);
+		sqe->flags |= IOSQE_IO_LINK;
+		iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+		submit_and_reap_n(&ring, 2, res, 0);
+		cr_assert(res[0] > 0 && res[1] == 0, "spawn %d: %d %d", i,
+			  res[0], res[1]);
+		expect_exit(reap(res[0]), 0);
+	}
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+	cr_expect(count_fds() == fds_before, "fds: %d before, %d after",
+		  fds_before, count_fds());
+	cr_expect(count_spawn_tasks() == 0, "iou-spawn tasks left");
+}
