@@ -6,9 +6,10 @@
 
 SERIES := iouring clone-actions
 TESTS_OUT ?= build/tests
-# Each kernel backend compiles against its own series' exported uapi headers.
-UAPI_INCLUDE_iouring ?= build/kbuild/iouring-debug/hdr/include
-UAPI_INCLUDE_clone_actions ?= build/kbuild/clone-actions-debug/hdr/include
+# Each kernel backend compiles against its own series' uapi headers, which
+# vm/kernel-tree installs from the worktree without building a kernel.
+UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
+UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
@@ -24,7 +25,13 @@ include common-tests/build.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include bench/bench.mk
 
-tests: | deps
+# Everything a guest runs: the corpus, each series' ABI and stress tests.
+tests: tests-iouring tests-clone-actions | deps
+
+$(UAPI_INCLUDE_iouring)/linux/io_uring.h: series-iouring/series $(wildcard series-iouring/*.patch) | deps
+	@vm/kernel-tree headers iouring
+$(UAPI_INCLUDE_clone_actions)/linux/sched.h: series-clone-actions/series $(wildcard series-clone-actions/*.patch) | deps
+	@vm/kernel-tree headers clone-actions
 
 # Kernels: vm/build-kernel applies the series and builds incrementally.
 # (Static pattern rules: make applies no implicit rule to a .PHONY target.)

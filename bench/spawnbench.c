@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -264,11 +265,17 @@ static int measure_one(const struct method *m, const struct job *job, char *cons
 		close(pidfd);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return ECHILD;
-	uint64_t stamp;
+	/* { time, pid }: a record of another child (one that a failed spawn
+	 * left running) is skipped */
+	uint64_t record[2];
 
-	if (read(stamp_fd, &stamp, sizeof stamp) != sizeof stamp)
-		return EIO;
-	*first = stamp - t0;
+	do {
+		if (read(stamp_fd, record, sizeof record) != sizeof record)
+			return EIO;
+	} while (record[1] != (uint64_t)pid);
+	if (record[0] < t0)
+		return ERANGE;
+	*first = record[0] - t0;
 	*roundtrip = t2 - t0;
 	return 0;
 }
@@ -362,7 +369,7 @@ static const char *cannot_run(const struct method *m, const struct job *job)
 
 static void drain_stamps(void)
 {
-	uint64_t junk[64];
+	uint64_t junk[128];
 
 	while (read(stamp_pipe[0], junk, sizeof junk) > 0)
 		continue;
@@ -737,6 +744,8 @@ static void usage(FILE *to)
 		"  --block N          spawns per method per turn (default %ld)\n"
 		"  --tput N           spawns per thread in a throughput run (default %ld)\n"
 		"  --tput-reps N      throughput runs per method (default %ld)\n"
+		"  --aslr             keep address space randomisation (default: off, so\n"
+		"                     that the page tables fork copies are alike run to run)\n"
 		"  --list             print the methods and whether they run here\n"
 		"  --caps             print the libcompat capability table (TSV)\n",
 		opt.iters, opt.sweep_iters, opt.mem_iters, opt.warmup, opt.block, opt.tput,
@@ -757,14 +766,31 @@ static long number(const char *arg)
 
 int main(int argc, char **argv)
 {
-	bool list = false, caps = false;
+	bool list = false, caps = false, aslr = false;
 	static char default_stamp[PATH_MAX];
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--aslr") == 0)
+			aslr = true;
+	/*
+	 * Without address randomisation, the parent's and the children's
+	 * layouts, and so the page tables that fork copies, are the same in
+	 * every run: the icount runs then repeat to the instruction.
+	 */
+	int persona = personality(0xffffffff);
+
+	if (!aslr && persona != -1 && !(persona & ADDR_NO_RANDOMIZE) &&
+	    personality((unsigned long)persona | ADDR_NO_RANDOMIZE) != -1) {
+		execv("/proc/self/exe", argv);
+		personality((unsigned long)persona);	/* no re-exec: go on as we are */
+	}
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = true;
 
 		if (strcmp(a, "--list") == 0) { list = true; takes = false; }
+		else if (strcmp(a, "--aslr") == 0) takes = false;
 		else if (strcmp(a, "--caps") == 0) { caps = true; takes = false; }
 		else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
 		else if (!v) { usage(stderr); return 2; }
@@ -819,9 +845,10 @@ int main(int argc, char **argv)
 	struct utsname u;
 
 	uname(&u);
-	fprintf(out, "# spawnbench kernel=%s machine=%s cpus=%ld clock=CLOCK_MONOTONIC iters=%ld "
+	fprintf(out, "# spawnbench kernel=%s machine=%s cpus=%ld clock=CLOCK_MONOTONIC aslr=%s iters=%ld "
 		"sweep_iters=%ld mem_iters=%ld warmup=%ld block=%ld tput=%ld tput_reps=%ld\n",
-		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN), opt.iters, opt.sweep_iters,
+		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
+		personality(0xffffffff) & ADDR_NO_RANDOMIZE ? "off" : "on", opt.iters, opt.sweep_iters,
 		opt.mem_iters, opt.warmup, opt.block, opt.tput, opt.tput_reps);
 	for (size_t i = 0; i < N_METHODS; i++)
 		if (methods[i].selected)

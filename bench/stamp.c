@@ -1,8 +1,8 @@
 /*
  * stamp FD: the benchmark's child. Its first instructions read
  * CLOCK_MONOTONIC (a raw system call: no libc, no vDSO lookup, nothing runs
- * before it), then it writes the time in nanoseconds as 8 bytes in native
- * order on FD and exits 0. Built static with -nostdlib: the spawn ends at
+ * before it), then it writes the time in nanoseconds and its pid, two
+ * 64-bit words in native order, on FD and exits 0. Built static with -nostdlib: the spawn ends at
  * this program's entry point, and nothing of a C runtime is measured.
  */
 #include <stddef.h>
@@ -26,7 +26,8 @@ __attribute__((noreturn, used)) void stamp_main(long *sp)
 	struct timespec now;
 
 	sys3(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&now, 0);
-	uint64_t ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	uint64_t record[2] = { (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec,
+			       (uint64_t)sys3(SYS_getpid, 0, 0, 0) };
 	long argc = sp[0];
 	char **argv = (char **)(sp + 1);
 	long fd = -1;
@@ -36,7 +37,7 @@ __attribute__((noreturn, used)) void stamp_main(long *sp)
 		for (const char *p = argv[1]; *p >= '0' && *p <= '9'; p++)
 			fd = fd * 10 + (*p - '0');
 	}
-	long status = fd >= 0 && sys3(SYS_write, fd, (long)&ns, sizeof ns) == sizeof ns ? 0 : 1;
+	long status = fd >= 0 && sys3(SYS_write, fd, (long)record, sizeof record) == sizeof record ? 0 : 1;
 
 	for (;;)
 		sys3(SYS_exit_group, status, 0, 0);

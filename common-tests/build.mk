@@ -24,7 +24,7 @@ CORPUS_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(CORPUS_SRCS))
 PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs/*.c))
 
 .PHONY: tests
-tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny backends run-corpus)
+tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny backends run-corpus guest-check)
 
 $(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c
 	@mkdir -p $(@D)
@@ -50,7 +50,7 @@ $(TESTS_OUT)/probe $(TESTS_OUT)/tiny: $(TESTS_OUT)/%: $(TESTS_OBJ)/common-tests/
 	@mkdir -p $(@D)
 	$(CC) -static -o $@ $<
 
-$(TESTS_OUT)/run-corpus: common-tests/run-corpus
+$(TESTS_OUT)/run-corpus $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@

@@ -1,18 +1,14 @@
 /*
  * ABI tests of clone3() with CLONE_ACTIONS (series-clone-actions).
  *
- * Built by common-tests/clone-actions.mk against the series' exported uapi
- * headers (UAPI_INCLUDE_clone_actions, placed before the system headers),
- * which defines SPAWNLAB_CLONE_ACTIONS_ABI; anywhere else (the corpus
- * compiles every common-tests C file) this file compiles to nothing.
+ * Built by common-tests/clone-actions.mk against the series' uapi headers
+ * (UAPI_INCLUDE_clone_actions, placed before the system headers).
  *
  * Every test runs in its own process (criterion), blocks SIGCHLD and starts
  * without children, so "no zombie" is waitid(P_ALL, WNOHANG) == ECHILD and
  * "no SIGCHLD" is sigpending(). The programs it execs are the corpus'
  * static probe (next to this binary) and /bin/true.
  */
-#ifdef SPAWNLAB_CLONE_ACTIONS_ABI
-
 #include <linux/sched.h>
 #include <linux/close_range.h>
 #include <linux/filter.h>
@@ -1038,5 +1034,3 @@ Test(clone_actions, seccomp_allowed_spawn_works)
 	cr_assert_gt(pid, 0, "%s at %" PRIu32, strerror((int)-pid), failed);
 	cr_assert_eq(wait_exit((pid_t)pid), 0);
 }
-
-#endif /* SPAWNLAB_CLONE_ACTIONS_ABI */

@@ -10,10 +10,8 @@
  * quarantine is full; the run fails when that growth passes the limits below
  * or when any spawn misbehaves.
  *
- * Built by common-tests/clone-actions.mk (defines SPAWNLAB_CLONE_ACTIONS_ABI).
+ * Built by common-tests/clone-actions.mk.
  */
-#ifdef SPAWNLAB_CLONE_ACTIONS_ABI
-
 #include <linux/sched.h>
 
 #include <errno.h>
@@ -185,5 +183,3 @@ int main(int argc, char **argv_main)
 	printf("PASS\n");
 	return 0;
 }
-
-#endif /* SPAWNLAB_CLONE_ACTIONS_ABI */

@@ -1,20 +1,29 @@
 # clone3() CLONE_ACTIONS tests of series-clone-actions. Included by the
 # top-level Makefile (cwd: the repository root). Needs the series' uapi
-# headers: vm/build-kernel clone-actions debug installs them.
+# headers: the top-level Makefile installs them (vm/kernel-tree headers).
 #
 #   $(TESTS_OUT)/clone-actions-abi      criterion ABI tests (run in the guest)
 #   $(TESTS_OUT)/clone-actions-stress   10,000 spawns, memory before/after
+#   $(TESTS_OUT)/clone3-selftests/      the kernel's own clone3 selftests, from
+#                                       the series' worktree (no regression)
 # Both exec $(TESTS_OUT)/probe (common-tests/build.mk) and /bin/true.
 
 TESTS_OUT ?= build/tests
-UAPI_INCLUDE_clone_actions ?= build/kbuild/clone-actions-debug/hdr/include
+UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 
 # the uapi directory comes first, before the system headers
 CLONE_ACTIONS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) -std=gnu11 -D_GNU_SOURCE -O2 -g \
-	-Wall -Wextra -Werror -DSPAWNLAB_CLONE_ACTIONS_ABI
+	-Wall -Wextra -Werror
 
 .PHONY: tests-clone-actions
-tests-clone-actions: $(TESTS_OUT)/clone-actions-abi $(TESTS_OUT)/clone-actions-stress
+tests-clone-actions: $(TESTS_OUT)/clone-actions-abi $(TESTS_OUT)/clone-actions-stress \
+	$(TESTS_OUT)/clone3-selftests/clone3
+
+# lib.mk compiles against KHDR_INCLUDES: the series' headers, not /usr/include
+$(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
+	@mkdir -p $(@D)
+	$(MAKE) -s -C build/src/clone-actions/tools/testing/selftests/clone3 \
+		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_clone_actions))"
 
 $(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c \
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
@@ -31,4 +40,4 @@ $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
 # other uapi directory (include this file after common-tests/build.mk).
 TESTS_OBJ ?= build/tests-obj
 $(TESTS_OBJ)/libcompat/clone-actions.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) $(TESTS_CFLAGS)
-$(TESTS_OBJ)/libcompat/clone-actions.o: $(wildcard $(UAPI_INCLUDE_clone_actions)/linux/sched.h)
+$(TESTS_OBJ)/libcompat/clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h

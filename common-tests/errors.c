@@ -208,6 +208,7 @@ static struct compat_spawn needing(enum compat_feature feature, struct compat_ac
 		break;
 	case COMPAT_FEAT_PIDFD: request.want_pidfd = true; break;
 	case COMPAT_FEAT_FAILED_STEP: request.want_failed_step = true; break;
+	case COMPAT_FEAT_SEARCH_STOPS: request.want_search_stops = true; break;
 	case COMPAT_FEATURES: break;
 	}
 	return request;

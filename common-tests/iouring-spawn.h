@@ -50,7 +50,11 @@ static inline void iou_prep_exec(struct io_uring_sqe *sqe, const char *path,
 	iou_prep_execveat(sqe, AT_FDCWD, path, argv, envp, 0);
 }
 
-/* 1 if the running kernel has both ops (io_uring_get_probe), else 0 */
+/*
+ * 1 if the running kernel has both ops (io_uring_get_probe), else 0. The
+ * numbers are local to the series: a kernel whose last op is not EXEC gives
+ * them to other ops (6.13 and later do), so it does not count.
+ */
 static inline int iou_spawn_supported(void)
 {
 	struct io_uring_probe *probe = io_uring_get_probe();
@@ -58,7 +62,8 @@ static inline int iou_spawn_supported(void)
 
 	if (!probe)
 		return 0;
-	ok = io_uring_opcode_supported(probe, IORING_OP_CLONE) &&
+	ok = probe->last_op == IORING_OP_EXEC &&
+	     io_uring_opcode_supported(probe, IORING_OP_CLONE) &&
 	     io_uring_opcode_supported(probe, IORING_OP_EXEC);
 	io_uring_free_probe(probe);
 	return ok;

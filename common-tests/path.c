@@ -75,6 +75,8 @@ static void search_fails(const char *name, int error)
 	struct compat_spawn request;
 
 	search_request(&request, argv, name);
+	/* an error other than these three must end the search there */
+	request.want_search_stops = error != ENOENT && error != ENOTDIR && error != EACCES;
 	spawn_fails(&request, error, COMPAT_STEP_EXEC);
 }
 

@@ -7,8 +7,8 @@
  * leaves no child, zombie or SIGCHLD behind on failure.
  *
  * Compiled against the series' uapi headers (common-tests/clone-actions.mk
- * puts UAPI_INCLUDE_clone_actions first for this file); with headers that
- * lack CLONE_ACTIONS it builds a backend whose probe says no.
+ * puts UAPI_INCLUDE_clone_actions first for this file); on a kernel without
+ * the series the probe says no.
  */
 #include <linux/sched.h>
 
@@ -22,8 +22,6 @@
 #include <unistd.h>
 
 #include "backend.h"
-
-#ifdef CLONE_ACTIONS
 
 #define PTR(p) ((uint64_t)(uintptr_t)(p))
 
@@ -250,27 +248,3 @@ const struct compat_backend compat_backend_clone_actions = {
 	.probe = clone_actions_probe,
 	.spawn = clone_actions_spawn,
 };
-
-#else /* !CLONE_ACTIONS: the uapi headers predate the series */
-
-static bool clone_actions_probe(void)
-{
-	return false;
-}
-
-static void clone_actions_spawn(const struct compat_spawn *request,
-				struct compat_result *result)
-{
-	(void)request;
-	result->error = ENOSYS;
-	result->step = COMPAT_STEP_CREATE;
-}
-
-const struct compat_backend compat_backend_clone_actions = {
-	.name = "clone-actions",
-	.features = COMPAT_HAS(COMPAT_FEATURES) - 1,
-	.probe = clone_actions_probe,
-	.spawn = clone_actions_spawn,
-};
-
-#endif

@@ -34,6 +34,7 @@ static const char *const missing_feature[COMPAT_FEATURES] = {
 	[COMPAT_FEAT_EXEC_AT] = "no execveat",
 	[COMPAT_FEAT_SEARCH] = "no PATH search",
 	[COMPAT_FEAT_SEARCH_STRING] = "no PATH string but the caller's PATH",
+	[COMPAT_FEAT_SEARCH_STOPS] = "a PATH search cannot stop at ENOEXEC, ELOOP or other errors",
 	[COMPAT_FEAT_PIDFD] = "no pidfd",
 	[COMPAT_FEAT_FAILED_STEP] = "no failing step",
 };
@@ -211,6 +212,8 @@ static unsigned int needed_features(const struct compat_spawn *request)
 		needed |= COMPAT_HAS(COMPAT_FEAT_PIDFD);
 	if (request->want_failed_step)
 		needed |= COMPAT_HAS(COMPAT_FEAT_FAILED_STEP);
+	if (request->want_search_stops)
+		needed |= COMPAT_HAS(COMPAT_FEAT_SEARCH_STOPS);
 	return needed;
 }
 

@@ -142,6 +142,7 @@ struct compat_spawn {
 	size_t n_actions;
 	bool want_pidfd;		/* return a pidfd for the child */
 	bool want_failed_step;		/* refuse unless failures name the failing step */
+	bool want_search_stops;		/* refuse unless a search stops at other errors */
 };
 
 /* Values of compat_result.step besides an action's index (>= 0). */
@@ -185,6 +186,8 @@ enum compat_feature {
 	COMPAT_FEAT_EXEC_AT,		/* the program given by a dirfd or exec flags */
 	COMPAT_FEAT_SEARCH,		/* search a name in the caller's PATH */
 	COMPAT_FEAT_SEARCH_STRING,	/* search a PATH string other than the caller's */
+	COMPAT_FEAT_SEARCH_STOPS,	/* a search ends at an error other than ENOENT,
+					 * ENOTDIR or EACCES (DESIGN.md) */
 	COMPAT_FEAT_PIDFD,
 	COMPAT_FEAT_FAILED_STEP,	/* failures name the failing action or the exec */
 	COMPAT_FEATURES			/* how many there are */
