@@ -13,8 +13,8 @@
  * refused with ENOTSUP through the capability query.
  *
  * Compiled against the series' uapi headers (common-tests/iouring.mk puts
- * UAPI_INCLUDE_iouring first for this file); with headers that lack
- * IORING_OP_CLONE it builds a backend whose probe says no.
+ * UAPI_INCLUDE_iouring first for this file); on a kernel without the
+ * series the probe says no.
  */
 #include <linux/io_uring.h>
 
@@ -28,8 +28,6 @@
 #include <unistd.h>
 
 #include "backend.h"
-
-#ifdef IORING_CLONE_PIDFD
 
 #include "../common-tests/iouring-spawn.h"
 
@@ -285,28 +283,3 @@ const struct compat_backend compat_backend_iouring = {
 	.probe = iouring_probe,
 	.spawn = iouring_spawn,
 };
-
-#else /* !IORING_CLONE_PIDFD: the uapi headers predate the series */
-
-static bool iouring_probe(void)
-{
-	return false;
-}
-
-static void iouring_spawn(const struct compat_spawn *request, struct compat_result *result)
-{
-	(void)request;
-	result->error = ENOSYS;
-	result->step = COMPAT_STEP_CREATE;
-}
-
-const struct compat_backend compat_backend_iouring = {
-	.name = "iouring",
-	.features = COMPAT_HAS(COMPAT_FEAT_CLOSE) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
-		    COMPAT_HAS(COMPAT_FEAT_SEARCH) | COMPAT_HAS(COMPAT_FEAT_SEARCH_STRING) |
-		    COMPAT_HAS(COMPAT_FEAT_PIDFD) | COMPAT_HAS(COMPAT_FEAT_FAILED_STEP),
-	.probe = iouring_probe,
-	.spawn = iouring_spawn,
-};
-
-#endif
