@@ -3,7 +3,7 @@
  * Prep helpers for IORING_OP_CLONE and IORING_OP_EXEC (series-iouring) on
  * top of liburing 2.3, which predates them. The opcode numbers and SQE
  * fields come from the series' uapi header: build with
- * -I build/kbuild/iouring-debug/hdr/include ahead of the system include
+ * -I build/uapi/iouring/include ahead of the system include
  * directories. That header must be included before <liburing.h>: liburing
  * 2.3 carries its own copy of the uapi under the same include guard
  * (LINUX_IO_URING_H), so whichever comes first wins.

@@ -1,6 +1,6 @@
 # io_uring CLONE/EXEC tests of series-iouring. Included by the top-level
 # Makefile (cwd: the repository root). Needs the series' uapi headers:
-# vm/build-kernel iouring debug installs them.
+# the top-level Makefile installs them (vm/kernel-tree headers).
 #
 #   $(TESTS_OUT)/iouring-abi      criterion ABI tests (run in the guest)
 #   $(TESTS_OUT)/iouring-stress   10,000 spawns, 4 threads, memory before/after
@@ -11,7 +11,7 @@
 # first so that liburing uses it, and fails to build if it is not ours.
 
 TESTS_OUT ?= build/tests
-UAPI_INCLUDE_iouring ?= build/kbuild/iouring-debug/hdr/include
+UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 
 # the uapi directory comes first, before the system headers
 IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) -std=gnu11 -D_GNU_SOURCE -O2 -g \
