@@ -701,6 +701,7 @@ static const char *const feature_names[COMPAT_FEATURES] = {
 	[COMPAT_FEAT_EXEC_AT] = "exec by dirfd / execveat flags",
 	[COMPAT_FEAT_SEARCH] = "PATH search (caller's PATH)",
 	[COMPAT_FEAT_SEARCH_STRING] = "PATH search in a given PATH string",
+	[COMPAT_FEAT_SEARCH_STOPS] = "PATH search stops at errors but ENOENT, ENOTDIR, EACCES",
 	[COMPAT_FEAT_PIDFD] = "returns a pidfd",
 	[COMPAT_FEAT_FAILED_STEP] = "failure names the failing step",
 };
