@@ -1,6 +1,7 @@
 # spawnlab: two kernel spawn ABIs, one test corpus, one report.
 # make check     the tests (host corpus, harness self-test, corpus in both
-#                debug kernels), summary and build/results/matrix.md
+#                debug kernels, benchmark smoke test), summary and
+#                build/results/matrix.md
 # make report    the A/B report: release kernels, benchmarks, build/report/REPORT.md
 # See README.md.
 
@@ -14,7 +15,7 @@ UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
 	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
-	report bench bench-smoke
+	report bench bench-smoke check-bench
 
 all: kernels tests
 
@@ -64,7 +65,7 @@ $(addprefix check-guest-,$(SERIES)): check-guest-%: kernel-% tests
 # Runs every part even when one fails, then prints the summary.
 check: deps
 	@rm -rf build/results; status=0; \
-	for t in check-host check-harness $(addprefix check-guest-,$(SERIES)); do \
+	for t in check-host check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; \
 	echo "== summary (matrix: build/results/matrix.md)"; \
@@ -76,10 +77,15 @@ check: deps
 report: deps
 	@vm/report
 
-# A few spawns per method on the host and in one guest, so the benchmark
+# A few spawns per method on the host and in both debug guests, so the benchmark
 # cannot rot (CI).
 bench-smoke: deps tests bench
 	@vm/bench-smoke
+
+# The same inside make check, counted in its summary (build/results/bench/).
+check-bench: kernels tests bench
+	@echo "== benchmark smoke test (host and both debug kernels)"
+	@vm/bench-smoke build/results
 
 clean-results:
 	rm -rf build/results build/logs

@@ -9,7 +9,7 @@
  * "no SIGCHLD" is sigpending(). The programs it execs are the corpus'
  * static probe (next to this binary) and /bin/true.
  */
-#include <linux/sched.h>
+#include "clone-actions-spawn.h"
 #include <linux/close_range.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -38,8 +38,6 @@
 #define P_PIDFD 3
 #endif
 
-#define PTR(p) ((uint64_t)(uintptr_t)(p))
-
 static char *const true_argv[] = { "true", NULL };
 static char *const empty_envp[] = { NULL };
 static char probe_path[PATH_MAX];
@@ -67,7 +65,7 @@ static struct clone_action act_open(int fd, const char *path, int flags, unsigne
 {
 	return (struct clone_action){
 		.kind = CLONE_ACTION_OPEN,
-		.open = { .fd = fd, .dirfd = AT_FDCWD, .path = PTR(path),
+		.open = { .fd = fd, .dirfd = AT_FDCWD, .path = CA_PTR(path),
 			  .flags = (uint32_t)flags, .mode = mode },
 	};
 }
@@ -77,8 +75,8 @@ static struct clone_action act_exec(const char *path, char *const *argv, char *c
 {
 	return (struct clone_action){
 		.kind = CLONE_ACTION_EXECVEAT, .flags = flags,
-		.execveat = { .dirfd = AT_FDCWD, .path = PTR(path), .argv = PTR(argv),
-			      .envp = PTR(envp) },
+		.execveat = { .dirfd = AT_FDCWD, .path = CA_PTR(path), .argv = CA_PTR(argv),
+			      .envp = CA_PTR(envp) },
 	};
 }
 
@@ -97,17 +95,9 @@ static struct clone_action act_noop(void)
 static long spawn_flags(const struct clone_action *actions, size_t n, uint64_t flags,
 			uint32_t *failed, int *pidfd)
 {
-	struct clone_args args = {
-		.flags = CLONE_ACTIONS | flags,
-		.pidfd = PTR(pidfd),
-		.exit_signal = SIGCHLD,
-		.actions = PTR(actions),
-		.nr_actions = n,
-		.action_size = sizeof(struct clone_action),
-		.failed_action = PTR(failed),
-	};
+	long ret = ca_spawn(actions, n, flags, pidfd, failed);
 
-	return clone3_raw(&args, sizeof(args));
+	return ret < 0 ? -errno : ret;
 }
 
 static long spawn(const struct clone_action *actions, size_t n, uint32_t *failed)
@@ -211,7 +201,7 @@ Test(clone_actions, ver3_fields_without_flag_are_e2big)
 		memset(&args, 0, sizeof(args));
 		args.exit_signal = SIGCHLD;
 		field = &args.actions + i;
-		*field = i == 0 || i == 3 ? PTR(list) : 1;
+		*field = i == 0 || i == 3 ? CA_PTR(list) : 1;
 		cr_assert_eq(clone3_raw(&args, sizeof(args)), -E2BIG, "field %d", i);
 	}
 	assert_no_trace();
@@ -238,7 +228,7 @@ Test(clone_actions, larger_clone_args)
 		uint64_t tail[2];
 	} big = {
 		.args = { .flags = CLONE_ACTIONS, .exit_signal = SIGCHLD,
-			  .actions = PTR(list), .nr_actions = 1,
+			  .actions = CA_PTR(list), .nr_actions = 1,
 			  .action_size = sizeof(struct clone_action) },
 	};
 	long pid = clone3_raw(&big, sizeof(big));
@@ -259,8 +249,8 @@ Test(clone_actions, larger_action_size)
 	uint32_t failed = 0;
 	struct clone_args args = {
 		.flags = CLONE_ACTIONS, .exit_signal = SIGCHLD,
-		.actions = PTR(list), .nr_actions = 2, .action_size = sizeof(list[0]),
-		.failed_action = PTR(&failed),
+		.actions = CA_PTR(list), .nr_actions = 2, .action_size = sizeof(list[0]),
+		.failed_action = CA_PTR(&failed),
 	};
 	long ret;
 
@@ -383,7 +373,7 @@ Test(clone_actions, process_attributes)
 {
 	sigset_t mask;
 	struct clone_action list[] = {
-		{ .kind = CLONE_ACTION_CHDIR, .chdir = { PTR("/proc") } },
+		{ .kind = CLONE_ACTION_CHDIR, .chdir = { CA_PTR("/proc") } },
 		{ .kind = CLONE_ACTION_UMASK, .umask = { 027 } },
 		{ .kind = CLONE_ACTION_SETSID },
 		{ .kind = CLONE_ACTION_SIGMASK,
@@ -583,8 +573,8 @@ Test(clone_actions, action_size_limits)
 	uint32_t failed;
 	struct clone_args args = {
 		.flags = CLONE_ACTIONS, .exit_signal = SIGCHLD,
-		.actions = PTR(list), .nr_actions = 1,
-		.failed_action = PTR(&failed),
+		.actions = CA_PTR(list), .nr_actions = 1,
+		.failed_action = CA_PTR(&failed),
 	};
 
 	args.action_size = CLONE_ACTION_SIZE_VER0 - 8;
@@ -673,9 +663,9 @@ Test(clone_actions, forbidden_clone_flags)
 	uint32_t failed;
 	int tid;
 	struct clone_args args = {
-		.exit_signal = SIGCHLD, .actions = PTR(list), .nr_actions = 1,
-		.action_size = sizeof(struct clone_action), .failed_action = PTR(&failed),
-		.parent_tid = PTR(&tid), .child_tid = PTR(&tid),
+		.exit_signal = SIGCHLD, .actions = CA_PTR(list), .nr_actions = 1,
+		.action_size = sizeof(struct clone_action), .failed_action = CA_PTR(&failed),
+		.parent_tid = CA_PTR(&tid), .child_tid = CA_PTR(&tid),
 	};
 	static char stack[16384];
 
@@ -688,7 +678,7 @@ Test(clone_actions, forbidden_clone_flags)
 	}
 	args.flags = CLONE_ACTIONS;
 	args.exit_signal = SIGCHLD;
-	args.stack = PTR(stack);
+	args.stack = CA_PTR(stack);
 	args.stack_size = sizeof(stack);
 	cr_assert_eq(clone3_raw(&args, sizeof(args)), -EINVAL, "stack");
 	assert_no_trace();
@@ -729,7 +719,7 @@ Test(clone_actions, efault_positions)
 	list[0] = act_open(5, hole, O_RDONLY, 0);
 	list[1] = act_true();
 	expect_failure(list, 2, EFAULT, 0);
-	list[0] = (struct clone_action){ .kind = CLONE_ACTION_CHDIR, .chdir = { PTR(hole) } };
+	list[0] = (struct clone_action){ .kind = CLONE_ACTION_CHDIR, .chdir = { CA_PTR(hole) } };
 	expect_failure(list, 2, EFAULT, 0);
 	list[0] = act_exec(hole, true_argv, empty_envp, 0);
 	expect_failure(list, 1, EFAULT, 0);
@@ -775,7 +765,7 @@ Test(clone_actions, runtime_failures_leave_no_trace)
 	sigprocmask(SIG_BLOCK, NULL, &before);
 
 	list[0] = act_open(9, "/tmp", O_RDONLY, 0);
-	list[1] = (struct clone_action){ .kind = CLONE_ACTION_CHDIR, .chdir = { PTR("/") } };
+	list[1] = (struct clone_action){ .kind = CLONE_ACTION_CHDIR, .chdir = { CA_PTR("/") } };
 	list[2] = (struct clone_action){ .kind = CLONE_ACTION_UMASK, .umask = { 077 } };
 	list[4] = act_true();
 	list[3] = act_close(77);
@@ -785,7 +775,7 @@ Test(clone_actions, runtime_failures_leave_no_trace)
 	list[3] = act_open(5, "/nonexistent", O_RDONLY, 0);
 	expect_failure(list, 5, ENOENT, 3);
 	list[3] = (struct clone_action){ .kind = CLONE_ACTION_CHDIR,
-					 .chdir = { PTR("/nonexistent") } };
+					 .chdir = { CA_PTR("/nonexistent") } };
 	expect_failure(list, 5, ENOENT, 3);
 	list[3] = (struct clone_action){ .kind = CLONE_ACTION_FCHDIR, .fchdir = { 0 } };
 	expect_failure(list, 5, ENOTDIR, 3);
@@ -840,8 +830,8 @@ Test(clone_actions, exit_signal_must_be_sigchld)
 	struct clone_action list[] = { act_true() };
 	uint32_t failed;
 	struct clone_args args = {
-		.flags = CLONE_ACTIONS, .actions = PTR(list), .nr_actions = 1,
-		.action_size = sizeof(struct clone_action), .failed_action = PTR(&failed),
+		.flags = CLONE_ACTIONS, .actions = CA_PTR(list), .nr_actions = 1,
+		.action_size = sizeof(struct clone_action), .failed_action = CA_PTR(&failed),
 	};
 
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {

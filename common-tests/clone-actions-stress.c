@@ -12,7 +12,7 @@
  *
  * Built by common-tests/clone-actions.mk.
  */
-#include <linux/sched.h>
+#include "clone-actions-spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PTR(p) ((uint64_t)(uintptr_t)(p))
 #define WARMUP 500
 /* second-half growth limits */
 #define MAX_AVAIL_DROP_KB (16 * 1024)
@@ -98,21 +97,16 @@ static int one_spawn(long i)
 		{ .kind = CLONE_ACTION_CLOSE_RANGE, .close_range = { 3, ~0U, 0 } },
 		{ .kind = CLONE_ACTION_DUP2, .dup2 = { 2, 2 } },
 		{ .kind = CLONE_ACTION_EXECVEAT,
-		  .execveat = { .dirfd = AT_FDCWD, .path = PTR("/bin/true"), .argv = PTR(argv),
-				.envp = PTR(envp) } },
+		  .execveat = { .dirfd = AT_FDCWD, .path = CA_PTR("/bin/true"), .argv = CA_PTR(argv),
+				.envp = CA_PTR(envp) } },
 	};
 	uint32_t failed = 0;
 	int pidfd = -1, status;
-	struct clone_args args = {
-		.flags = CLONE_ACTIONS | (i % 3 ? 0 : CLONE_PIDFD), .pidfd = PTR(&pidfd),
-		.exit_signal = SIGCHLD, .actions = PTR(list), .nr_actions = 3,
-		.action_size = sizeof(struct clone_action), .failed_action = PTR(&failed),
-	};
 	long pid;
 
 	if (i % 10 == 9)
 		list[1] = (struct clone_action){ .kind = CLONE_ACTION_CLOSE, .close = { 500 } };
-	pid = syscall(__NR_clone3, &args, sizeof(args));
+	pid = ca_spawn(list, 3, i % 3 ? 0 : CLONE_PIDFD, &pidfd, &failed);
 	if (i % 10 == 9) {
 		if (pid != -1 || errno != EBADF || failed != 1) {
 			fprintf(stderr, "spawn %ld: expected EBADF at 1, got %ld (%s) at %u\n", i,

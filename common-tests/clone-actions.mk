@@ -26,13 +26,13 @@ $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.
 		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_clone_actions))"
 
 $(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c \
-		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
+		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< \
 		$$(pkg-config --libs criterion) -lpthread
 
 $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
-		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
+		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) -static -o $@ $<
 
@@ -40,4 +40,5 @@ $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
 # other uapi directory (include this file after common-tests/build.mk).
 TESTS_OBJ ?= build/tests-obj
 $(TESTS_OBJ)/libcompat/clone-actions.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) $(TESTS_CFLAGS)
-$(TESTS_OBJ)/libcompat/clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
+$(TESTS_OBJ)/libcompat/clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
+	common-tests/clone-actions-spawn.h

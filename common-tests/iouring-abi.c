@@ -82,6 +82,27 @@ static struct io_uring_sqe *sqe_get(struct io_uring *ring, __u64 ud)
 	return sqe;
 }
 
+/* SQE 1: CLONE, linked to what follows */
+static struct io_uring_sqe *clone_head(struct io_uring *ring,
+				       unsigned int clone_flags)
+{
+	struct io_uring_sqe *sqe = sqe_get(ring, 1);
+
+	iou_prep_clone(sqe, clone_flags);
+	sqe->flags |= IOSQE_IO_LINK;
+	return sqe;
+}
+
+/* SQE ud: EXEC of path with the caller's environment */
+static struct io_uring_sqe *exec_sqe(struct io_uring *ring, __u64 ud,
+				     const char *path, char *const argv[])
+{
+	struct io_uring_sqe *sqe = sqe_get(ring, ud);
+
+	iou_prep_exec(sqe, path, argv, environ);
+	return sqe;
+}
+
 /*
  * Submit, then collect exactly n CQEs into res[] in arrival order, checking
  * that user_data counts up from 1 (the tests number their SQEs that way).
@@ -188,9 +209,7 @@ Test(iouring, failing_request_cancels_rest)
 	int res[3];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 0);
 	sqe = sqe_get(&ring, 2);
 	io_uring_prep_nop(sqe);
 	sqe->nop_flags = IORING_NOP_INJECT_RESULT;
@@ -254,9 +273,7 @@ Test(iouring, nop_chain)
 	int res[6], i;
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 0);
 	for (i = 2; i <= 6; i++) {
 		sqe = sqe_get(&ring, i);
 		io_uring_prep_nop(sqe);
@@ -276,12 +293,10 @@ Test(iouring, exec_outside_chain)
 {
 	char *argv[] = { "iouring-child", "5", NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[1];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_exec(sqe, child_path, argv, environ);
+	exec_sqe(&ring, 1, child_path, argv);
 	submit_and_reap(&ring, 1, res);
 	cr_expect(res[0] == -EINVAL, "EXEC alone: %d", res[0]);
 	io_uring_queue_exit(&ring);
@@ -305,13 +320,10 @@ Test(iouring, path_search)
 
 	marker_path(marker, sizeof(marker), "path");
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 0);
 	for (i = 0; i < 4; i++) {
 		snprintf(paths[i], sizeof(paths[i]), "%s/iouring-child", dirs[i]);
-		sqe = sqe_get(&ring, i + 2);
-		iou_prep_exec(sqe, paths[i], argv, environ);
+		sqe = exec_sqe(&ring, i + 2, paths[i], argv);
 		if (i < 3)
 			sqe->flags |= IOSQE_IO_HARDLINK;
 	}
@@ -333,15 +345,12 @@ Test(iouring, exec_fd_empty_path)
 {
 	char *argv[] = { "iouring-child", "21", NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[2], fd;
 
 	fd = open(child_path, O_RDONLY | O_CLOEXEC);
 	cr_assert(fd >= 0);
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 0);
 	iou_prep_execveat(sqe_get(&ring, 2), fd, "", argv, environ, AT_EMPTY_PATH);
 	submit_and_reap(&ring, 2, res);
 	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
@@ -351,53 +360,42 @@ Test(iouring, exec_fd_empty_path)
 	io_uring_queue_exit(&ring);
 }
 
-/* all EXECs miss: the child kills itself, every CQE is there */
-Test(iouring, path_search_all_miss)
+/*
+ * CLONE, then an EXEC of a missing file linked by link to an EXEC of
+ * second; the child runs neither, so it kills itself. CQE results in res.
+ */
+static void miss_then_exec(unsigned int link, const char *second, int res[3])
 {
 	char *argv[] = { "iouring-child", NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
-	int res[3];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = sqe_get(&ring, 2);
-	iou_prep_exec(sqe, "/nonexistent-a/x", argv, environ);
-	sqe->flags |= IOSQE_IO_HARDLINK;
-	sqe = sqe_get(&ring, 3);
-	iou_prep_exec(sqe, "/nonexistent-b/x", argv, environ);
+	clone_head(&ring, 0);
+	exec_sqe(&ring, 2, "/nonexistent-a/x", argv)->flags |= link;
+	exec_sqe(&ring, 3, second, argv);
 	submit_and_reap(&ring, 3, res);
-	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
-	cr_expect(res[1] == -ENOENT && res[2] == -ENOENT, "%d %d", res[1], res[2]);
-	expect_killed(reap(res[0]));
 	io_uring_queue_exit(&ring);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	expect_killed(reap(res[0]));
+}
+
+/* all EXECs miss: the child kills itself, every CQE is there */
+Test(iouring, path_search_all_miss)
+{
+	int res[3];
+
+	miss_then_exec(IOSQE_IO_HARDLINK, "/nonexistent-b/x", res);
+	cr_expect(res[1] == -ENOENT && res[2] == -ENOENT, "%d %d", res[1], res[2]);
 }
 
 /* a soft-linked failing EXEC cancels the EXEC after it */
 Test(iouring, soft_link_failure_cancels)
 {
-	char *argv[] = { "iouring-child", NULL };
-	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[3];
 
-	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = sqe_get(&ring, 2);
-	iou_prep_exec(sqe, "/nonexistent-a/x", argv, environ);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = sqe_get(&ring, 3);
-	iou_prep_exec(sqe, child_path, argv, environ);
-	submit_and_reap(&ring, 3, res);
-	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	miss_then_exec(IOSQE_IO_LINK, child_path, res);
 	cr_expect(res[1] == -ENOENT, "miss: %d", res[1]);
 	cr_expect(res[2] == -ECANCELED, "soft-linked EXEC: %d", res[2]);
-	expect_killed(reap(res[0]));
-	io_uring_queue_exit(&ring);
 }
 
 /* CLONE; EXEC in one ring mode, waiting with a timeout: a missed wake-up fails */
@@ -412,14 +410,12 @@ static void spawn_in_mode(unsigned int setup_flags, unsigned int clone_sqe_flags
 	ring_init(&ring, setup_flags);
 	for (round = 0; round < 3; round++) {
 		marker_path(marker, sizeof(marker), "mode");
-		sqe = sqe_get(&ring, 1);
-		iou_prep_clone(sqe, 0);
-		sqe->flags |= IOSQE_IO_LINK | clone_sqe_flags;
+		sqe = clone_head(&ring, 0);
+		sqe->flags |= clone_sqe_flags;
 		sqe = sqe_get(&ring, 2);
 		io_uring_prep_nop(sqe);
 		sqe->flags |= IOSQE_IO_LINK;
-		sqe = sqe_get(&ring, 3);
-		iou_prep_exec(sqe, child_path, argv, environ);
+		exec_sqe(&ring, 3, child_path, argv);
 		submit_and_reap(&ring, 3, res);
 		cr_assert(res[0] > 0, "CLONE: %d", res[0]);
 		cr_expect(res[1] == 0, "NOP: %d", res[1]);
@@ -479,15 +475,12 @@ Test(iouring, pid_in_cqe_and_sigchld)
 	struct sigaction sa = { .sa_handler = on_sigchld,
 				.sa_flags = SA_RESTART };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[2];
 
 	cr_assert(sigaction(SIGCHLD, &sa, NULL) == 0);
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	clone_head(&ring, 0);
+	exec_sqe(&ring, 2, child_path, argv);
 	submit_and_reap(&ring, 2, res);
 	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
 	cr_expect(res[1] == 0, "EXEC: %d", res[1]);
@@ -502,17 +495,14 @@ Test(iouring, pidfd)
 {
 	char *argv[] = { "iouring-child", "9", NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	siginfo_t info;
 	char link[64], target[128];
 	ssize_t n;
 	int res[2];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, IORING_CLONE_PIDFD);
-	sqe->flags |= IOSQE_IO_LINK;
-	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	clone_head(&ring, IORING_CLONE_PIDFD);
+	exec_sqe(&ring, 2, child_path, argv);
 	submit_and_reap(&ring, 2, res);
 	cr_assert(res[0] >= 0, "CLONE(PIDFD): %d", res[0]);
 	cr_expect(res[1] == 0, "EXEC: %d", res[1]);
@@ -538,7 +528,6 @@ Test(iouring, pidfd_emfile)
 	char *argv[] = { "iouring-child", NULL };
 	struct rlimit rl = { .rlim_cur = 64, .rlim_max = 64 };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[2], status;
 	pid_t pid;
 
@@ -547,10 +536,8 @@ Test(iouring, pidfd_emfile)
 	while (open("/dev/null", O_RDONLY) >= 0)
 		;
 	cr_assert(errno == EMFILE);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, IORING_CLONE_PIDFD);
-	sqe->flags |= IOSQE_IO_LINK;
-	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	clone_head(&ring, IORING_CLONE_PIDFD);
+	exec_sqe(&ring, 2, child_path, argv);
 	submit_and_reap(&ring, 2, res);
 	cr_expect(res[0] == -EMFILE, "CLONE(PIDFD): %d", res[0]);
 	cr_expect(res[1] == -ECANCELED, "EXEC: %d", res[1]);
@@ -566,13 +553,10 @@ Test(iouring, pidfd_emfile)
 Test(iouring, unknown_clone_flag_is_einval)
 {
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int res[2];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 1U << 31);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 1U << 31);
 	io_uring_prep_nop(sqe_get(&ring, 2));
 	submit_and_reap(&ring, 2, res);
 	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
@@ -589,9 +573,7 @@ Test(iouring, linked_timeout_is_refused)
 	int res[3];
 
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
+	clone_head(&ring, 0);
 	sqe = sqe_get(&ring, 2);
 	io_uring_prep_link_timeout(sqe, &ts, 0);
 	sqe->flags |= IOSQE_IO_LINK;
@@ -614,11 +596,8 @@ Test(iouring, exec_with_personality_is_einval)
 	ring_init(&ring, 0);
 	id = io_uring_register_personality(&ring);
 	cr_assert(id > 0, "register personality: %d", id);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = sqe_get(&ring, 2);
-	iou_prep_exec(sqe, child_path, argv, environ);
+	clone_head(&ring, 0);
+	sqe = exec_sqe(&ring, 2, child_path, argv);
 	sqe->personality = id;
 	submit_and_reap(&ring, 2, res);
 	/* EXEC fails prep: the chain, CLONE included, never runs */
@@ -634,16 +613,13 @@ Test(iouring, ring_closed_after_spawn)
 	char marker[PATH_MAX];
 	char *argv[] = { "iouring-child", "11", marker, NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int status, ret;
 	pid_t pid;
 
 	marker_path(marker, sizeof(marker), "closed");
 	ring_init(&ring, 0);
-	sqe = sqe_get(&ring, 1);
-	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK;
-	iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+	clone_head(&ring, 0);
+	exec_sqe(&ring, 2, child_path, argv);
 	ret = io_uring_submit(&ring);
 	cr_assert(ret == 2, "submit: %d", ret);
 	io_uring_queue_exit(&ring);
@@ -721,47 +697,19 @@ static int count_fds(void)
 	return n;
 }
 
-/* tasks named iou-spawn anywhere: spawned tasks that never finished */
-static int count_spawn_tasks(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	cr_assert(d);
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-spawn", 9))
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
 
 /* 1000 spawns in a row: no zombie, no leaked fd or task, all CQEs there */
 Test(iouring, thousand_spawns, .timeout = 1200)
 {
 	char *argv[] = { "iouring-child", "0", NULL };
 	struct io_uring ring;
-	struct io_uring_sqe *sqe;
 	int fds_before, i, res[2];
 
 	fds_before = count_fds();
 	ring_init(&ring, 0);
 	for (i = 0; i < 1000; i++) {
-		sqe = sqe_get(&ring, 1);
-		iou_prep_clone(sqe, 0);
-		sqe->flags |= IOSQE_IO_LINK;
-		iou_prep_exec(sqe_get(&ring, 2), child_path, argv, environ);
+		clone_head(&ring, 0);
+		exec_sqe(&ring, 2, child_path, argv);
 		submit_and_reap_n(&ring, 2, res, 0);
 		cr_assert(res[0] > 0 && res[1] == 0, "spawn %d: %d %d", i,
 			  res[0], res[1]);
@@ -771,5 +719,5 @@ Test(iouring, thousand_spawns, .timeout = 1200)
 	assert_no_children();
 	cr_expect(count_fds() == fds_before, "fds: %d before, %d after",
 		  fds_before, count_fds());
-	cr_expect(count_spawn_tasks() == 0, "iou-spawn tasks left");
+	cr_expect(iou_count_spawn_tasks() == 0, "iou-spawn tasks left");
 }

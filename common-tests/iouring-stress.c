@@ -230,31 +230,6 @@ static void snapshot(const char *when, long *avail, long *slab)
 	fflush(stdout);
 }
 
-static int count_spawn_tasks(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-spawn", 9))
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
-}
 
 int main(int argc, char *argv[])
 {
@@ -355,7 +330,7 @@ int main(int argc, char *argv[])
 
 	if (waitpid(-1, NULL, WNOHANG | __WALL) != -1 || errno != ECHILD)
 		fail("children left behind");
-	i = count_spawn_tasks();
+	i = iou_count_spawn_tasks();
 	if (i)
 		fail("%d iou-spawn tasks left", i);
 	printf("SUnreclaim growth %ld kB, MemAvailable drop %ld kB; CLONE -EINTR retried %d times\n",

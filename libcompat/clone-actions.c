@@ -10,7 +10,7 @@
  * puts UAPI_INCLUDE_clone_actions first for this file); on a kernel without
  * the series the probe says no.
  */
-#include <linux/sched.h>
+#include "../common-tests/clone-actions-spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,30 +23,12 @@
 
 #include "backend.h"
 
-#define PTR(p) ((uint64_t)(uintptr_t)(p))
-
-static long clone3_actions(struct clone_action *actions, size_t n, bool pidfd_wanted,
-			   int *pidfd, uint32_t *failed)
-{
-	struct clone_args args = {
-		.flags = CLONE_ACTIONS | (pidfd_wanted ? CLONE_PIDFD : 0),
-		.pidfd = PTR(pidfd),
-		.exit_signal = SIGCHLD,
-		.actions = PTR(actions),
-		.nr_actions = n,
-		.action_size = sizeof(struct clone_action),
-		.failed_action = PTR(failed),
-	};
-
-	return syscall(__NR_clone3, &args, sizeof(args));
-}
-
 /* A kernel with the series says EINVAL to an empty list and writes the index. */
 static bool clone_actions_probe(void)
 {
 	uint32_t failed = 0;
 
-	return clone3_actions(NULL, 0, false, NULL, &failed) < 0 && errno == EINVAL &&
+	return ca_spawn(NULL, 0, 0, NULL, &failed) < 0 && errno == EINVAL &&
 	       failed == CLONE_ACTION_NO_INDEX;
 }
 
@@ -84,14 +66,14 @@ static int translate(const struct compat_action *in, struct clone_action *out)
 		out->kind = CLONE_ACTION_OPEN;
 		out->open.fd = in->open.target;
 		out->open.dirfd = in->open.dirfd;
-		out->open.path = PTR(in->open.path);
+		out->open.path = CA_PTR(in->open.path);
 		out->open.flags = (uint32_t)in->open.flags;
 		if (in->open.flags & (O_CREAT | __O_TMPFILE))
 			out->open.mode = in->open.mode;
 		return 0;
 	case COMPAT_CHDIR:
 		out->kind = CLONE_ACTION_CHDIR;
-		out->chdir.path = PTR(in->path);
+		out->chdir.path = CA_PTR(in->path);
 		return 0;
 	case COMPAT_FCHDIR:
 		out->kind = CLONE_ACTION_FCHDIR;
@@ -135,9 +117,9 @@ static void exec_action(struct clone_action *out, int dirfd, const char *path, i
 	out->flags = try_next ? CLONE_ACTION_F_EXEC_TRY_NEXT : 0;
 	out->execveat.dirfd = dirfd;
 	out->execveat.flags = (uint32_t)flags;
-	out->execveat.path = PTR(path);
-	out->execveat.argv = PTR(request->argv);
-	out->execveat.envp = PTR(request->envp);
+	out->execveat.path = CA_PTR(path);
+	out->execveat.argv = CA_PTR(request->argv);
+	out->execveat.envp = CA_PTR(request->envp);
 }
 
 static void clone_actions_spawn(const struct compat_spawn *request,
@@ -220,7 +202,7 @@ static void clone_actions_spawn(const struct compat_spawn *request,
 			    request, false);
 	}
 
-	pid = clone3_actions(list, total, request->want_pidfd, &pidfd, &failed);
+	pid = ca_spawn(list, total, request->want_pidfd ? CLONE_PIDFD : 0, &pidfd, &failed);
 	if (pid > 0) {
 		result->pid = (pid_t)pid;
 		result->pidfd = request->want_pidfd ? pidfd : -1;
