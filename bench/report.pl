@@ -123,12 +123,26 @@ for my $k (@SERIES, 'combined') {
 		join(', ', sort keys %acc) || '-', join(', ', @runs) || 'none'];
 }
 table(['kernel', 'uname -r (in the guest)', 'patches from', 'patches', 'tree head', 'flavour', 'accelerator', 'benchmark runs'], @krows);
-if (my $log = slurp("$dir/kbuild-combined.log")) {
-	my @merged = $log =~ /combined: (\S+) does not apply as it is/g;
+# How the two series meet in the combined kernel: the resolutions kept in
+# series-combined/ always hold; three-way merges show only in a log of a
+# build that applied the patches.
+if (-f "$dir/kernels/combined" || -e "$dir/kbuild-combined.log") {
+	my $log = slurp("$dir/kbuild-combined.log") // '';
 	my @failed = $log =~ /(combined kernel: .* conflicts .*)/g;
-	if (@failed) { out("The combined kernel did not build: $_\n\n") for @failed }
-	elsif (@merged) { out("Combined kernel: these patches needed a three-way merge on top of the other series: ", join(', ', map { "`$_`" } @merged), ".\n\n") }
-	elsif ($log =~ /building combined-release/ || -f "$dir/kernels/combined") { out("The two series apply together without conflict (combined kernel).\n\n") }
+	my @merged = $log =~ /combined: (\S+) does not apply as it is/g;
+	my (@skipped, @replaced);
+	for my $f (sort glob("$top/series-combined/*/*.patch")) {
+		my $p = $f =~ s{^.*/series-combined/}{}r;
+		if (-s $f) { push @replaced, "`series-$p` by `series-combined/$p`" } else { push @skipped, "`series-$p`" }
+	}
+	my @said;
+	push @said, "The combined kernel did not build: $_" for @failed;
+	push @said, "Both series make the same change: the combined kernel skips " . join(', ', @skipped) . " (an empty file in series-combined/ says so)." if @skipped;
+	push @said, "Resolved for the combined kernel: " . join(', ', @replaced) . "." if @replaced;
+	push @said, "Applied by a three-way merge on top of the other series in this run: " . join(', ', map { "`$_`" } @merged) . "." if @merged;
+	push @said, "Otherwise the two series apply together as they are." if !@failed && !@merged && $log =~ /combined: applying/;
+	push @said, "The combined tree was applied before this run (`build/src/combined`); `vm/kernel-tree apply combined` says how its patches applied." if !@failed && $log !~ /combined: applying/;
+	out(join(' ', @said), "\n\n");
 }
 my @gruns;
 for my $n (sort keys %run) {
