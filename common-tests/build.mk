@@ -13,8 +13,12 @@ UAPI_INCLUDE ?=
 
 TESTS_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 	-Ilibcompat $(addprefix -I,$(UAPI_INCLUDE))
-CRITERION_CFLAGS := $(shell pkg-config --cflags criterion)
-CRITERION_LIBS := $(shell pkg-config --libs criterion)
+# Expanded when a recipe runs, after `deps` has installed pkg-config and
+# criterion: never while make reads this file on a fresh machine.
+CRITERION_CFLAGS = $(shell pkg-config --cflags criterion)
+CRITERION_LIBS = $(shell pkg-config --libs criterion)
+# libraries that libcompat's backends need (common-tests/iouring.mk adds)
+LIBCOMPAT_LIBS :=
 
 LIBCOMPAT_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard libcompat/*.c))
 # the suites and their helpers, listed: other files here have builds of their own
@@ -26,11 +30,11 @@ PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs
 .PHONY: tests
 tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny backends run-corpus guest-check)
 
-$(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c
+$(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(TESTS_CFLAGS) -c -o $@ $<
 
-$(CORPUS_OBJS): $(TESTS_OBJ)/%.o: %.c
+$(CORPUS_OBJS): $(TESTS_OBJ)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(TESTS_CFLAGS) $(CRITERION_CFLAGS) -c -o $@ $<
 
@@ -40,10 +44,10 @@ $(TESTS_OUT)/libcompat.a: $(LIBCOMPAT_OBJS)
 	$(AR) rcs $@ $^
 
 $(TESTS_OUT)/corpus: $(CORPUS_OBJS) $(TESTS_OUT)/libcompat.a
-	$(CC) -o $@ $^ $(CRITERION_LIBS)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) $(LIBCOMPAT_LIBS)
 
 $(TESTS_OUT)/backends: $(TESTS_OBJ)/common-tests/programs/backends.o $(TESTS_OUT)/libcompat.a
-	$(CC) -o $@ $^
+	$(CC) -o $@ $^ $(LIBCOMPAT_LIBS)
 
 # the children are static: quick to start in a guest, nothing to look up
 $(TESTS_OUT)/probe $(TESTS_OUT)/tiny: $(TESTS_OUT)/%: $(TESTS_OBJ)/common-tests/programs/%.o

@@ -43,5 +43,4 @@ TESTS_OBJ ?= build/tests-obj
 $(TESTS_OBJ)/libcompat/iouring.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(TESTS_CFLAGS)
 $(TESTS_OBJ)/libcompat/iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
 	common-tests/iouring-spawn.h
-IOURING_LIBURING_A := $(shell $(CC) -print-file-name=liburing.a)
-$(TESTS_OUT)/corpus $(TESTS_OUT)/backends: $(IOURING_LIBURING_A)
+LIBCOMPAT_LIBS += -l:liburing.a
