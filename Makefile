@@ -3,6 +3,7 @@
 #                debug kernels, benchmark smoke test), summary and
 #                build/results/matrix.md
 # make report    the A/B report: release kernels, benchmarks, build/report/REPORT.md
+# make check-fresh  the two commands' prerequisites proved in a debootstrap root
 # See README.md.
 
 SERIES := iouring clone-actions
@@ -13,7 +14,7 @@ UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
-	tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
+	check-deps check-fresh tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
 	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
 	report bench bench-smoke check-bench
 
@@ -54,6 +55,19 @@ check-host: deps tests
 	@mkdir -p build/results/host && printf 'version=%s\nplace=host\n' "$$(uname -r)" > build/results/host/kernel
 	@$(TESTS_OUT)/run-corpus build/results/host
 
+# Every command the scripts run is installed by vm/install-deps (vm/deps) or
+# comes with every Debian root; the checker's own tests first.
+check-deps: deps
+	@echo "== dependencies (vm/check-deps)"
+	@mkdir -p build/results/deps
+	@vm/check-deps --self-test --tap build/results/deps/selftest.tap
+	@vm/check-deps --tap build/results/deps/commands.tap
+
+# Not in make check: a debootstrap root, README's prerequisites, a clone,
+# then check-deps, check-host and check-harness in it (about half an hour).
+check-fresh:
+	@vm/check-fresh
+
 check-harness: kernel-iouring
 	@echo "== harness self-test (vm/run on iouring-debug)"
 	@vm/selftest iouring
@@ -65,7 +79,7 @@ $(addprefix check-guest-,$(SERIES)): check-guest-%: kernel-% tests
 # Runs every part even when one fails, then prints the summary.
 check: deps
 	@rm -rf build/results; status=0; \
-	for t in check-host check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
+	for t in check-deps check-host check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; \
 	echo "== summary (matrix: build/results/matrix.md)"; \
