@@ -10,6 +10,7 @@
  * static probe (next to this binary) and /bin/true.
  */
 #include "clone-actions-spawn.h"
+#include "proc-children.h"
 #include <linux/close_range.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -29,6 +30,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -217,6 +219,58 @@ Test(clone_actions, actions_need_ver3)
 	/* the action members are beyond the size: read as zero */
 	(void)list;
 	cr_assert_eq(clone3_raw(&args, CLONE_ARGS_SIZE_VER2), -EINVAL);
+	assert_no_trace();
+}
+
+Test(clone_actions, actions_need_whole_clone_args)
+{
+	struct clone_action list[] = { act_true() };
+	static const size_t sizes[] = { CLONE_ARGS_SIZE_VER3 - 8, CLONE_ARGS_SIZE_VER3 - 1 };
+	struct clone_args args = {
+		.flags = CLONE_ACTIONS, .exit_signal = SIGCHLD, .actions = CA_PTR(list),
+		.nr_actions = 1, .action_size = sizeof(struct clone_action),
+	};
+
+	/* failed_action lies (partly) beyond the size: it would be dropped */
+	for (size_t i = 0; i < 2; i++)
+		cr_assert_eq(clone3_raw(&args, sizes[i]), -EINVAL, "size %zu", sizes[i]);
+	assert_no_trace();
+}
+
+/* The generic clone3() checks fail before the list is read: "no index". */
+Test(clone_actions, generic_errors_write_no_index)
+{
+	struct clone_action list[] = { act_true() };
+	static char stack[16384];
+	uint32_t failed;
+	struct clone_args args;
+	const struct clone_args base = {
+		.flags = CLONE_ACTIONS, .exit_signal = SIGCHLD, .actions = CA_PTR(list),
+		.nr_actions = 1, .action_size = sizeof(struct clone_action),
+		.failed_action = CA_PTR(&failed),
+	};
+
+	for (int i = 0; i < 4; i++) {
+		args = base;
+		switch (i) {
+		case 0:
+			args.exit_signal = 65;
+			break;
+		case 1:
+			args.flags |= CLONE_THREAD | CLONE_SIGHAND | CLONE_VM;
+			break;
+		case 2:
+			args.set_tid_size = 1;
+			break;
+		case 3:
+			args.stack = CA_PTR(stack);
+			break;
+		}
+		failed = 0x5a5a5a5a;
+		cr_assert_eq(clone3_raw(&args, sizeof(args)), -EINVAL, "case %d", i);
+		cr_assert_eq(failed, CLONE_ACTION_NO_INDEX, "case %d: failed_action %#" PRIx32, i,
+			     failed);
+	}
 	assert_no_trace();
 }
 
@@ -905,6 +959,149 @@ Test(clone_actions, threads_spawn_at_once)
 	pthread_join(w, NULL);
 	cr_assert_eq(total, THREADS * PER_THREAD * 2);
 	drain_sigchld();
+	assert_no_trace();
+}
+
+/* ---- a blocking wait() in another thread ---- */
+
+struct blocked_wait {
+	volatile pid_t tid;
+	volatile int done;
+	pid_t ret;
+	int err;
+};
+
+static void *blocking_waiter(void *arg)
+{
+	struct blocked_wait *w = arg;
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	w->ret = waitpid(-1, NULL, 0);
+	w->err = errno;
+	w->done = 1;
+	return NULL;
+}
+
+struct fifo_spawn {
+	const char *fifo;
+	long ret;
+	uint32_t failed;
+};
+
+/* OPEN of a fifo (blocks until a writer comes), then a CLOSE that fails */
+static void *fifo_spawner(void *arg)
+{
+	struct fifo_spawn *f = arg;
+	struct clone_action list[] = { act_open(5, f->fifo, O_RDONLY, 0), act_close(77),
+				       act_true() };
+
+	f->ret = spawn(list, 3, &f->failed);
+	return NULL;
+}
+
+Test(clone_actions, blocking_wait_returns_when_spawn_fails)
+{
+	struct blocked_wait w = { 0 };
+	struct fifo_spawn f = { 0 };
+	char fifo[PATH_MAX];
+	pthread_t spawner_thread, waiter_thread;
+	int fd;
+
+	snprintf(fifo, sizeof(fifo), "/tmp/clone-actions-wait-%d", getpid());
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	f.fifo = fifo;
+	cr_assert_eq(pthread_create(&spawner_thread, NULL, fifo_spawner, &f), 0);
+	cr_assert_gt(proc_find_child(5000), 0, "no child appeared");
+	/* the in-flight child is the only child: wait(-1) sleeps on it */
+	cr_assert_eq(pthread_create(&waiter_thread, NULL, blocking_waiter, &w), 0);
+	for (int i = 0; i < 500 && (!w.tid || proc_thread_state(w.tid) != 'S'); i++)
+		usleep(10000);
+	usleep(100000);
+	cr_assert_eq(w.done, 0, "waitpid returned early: %d (%s)", w.ret, strerror(w.err));
+	fd = open(fifo, O_WRONLY | O_NONBLOCK);
+	cr_assert_geq(fd, 0, "the child does not hold the fifo open: %s", strerror(errno));
+	pthread_join(spawner_thread, NULL);
+	cr_assert_eq(f.ret, -EBADF, "spawn: %ld", f.ret);
+	cr_assert_eq(f.failed, 1);
+	for (int i = 0; i < 500 && !w.done; i++)
+		usleep(10000);
+	cr_assert(w.done, "waitpid(-1) in another thread still sleeps after the spawn failed");
+	cr_assert_eq(w.ret, -1);
+	cr_assert_eq(w.err, ECHILD, "waitpid: %s", strerror(w.err));
+	pthread_join(waiter_thread, NULL);
+	close(fd);
+	unlink(fifo);
+	assert_no_trace();
+}
+
+/* ---- an action's deferred work ---- */
+
+/* The final fput() of a closed file is done before the next action. */
+Test(clone_actions, close_releases_file_before_exec)
+{
+	char *script = make_file("written", "#!/bin/true\n", 0755);
+	char *const argv[] = { script, NULL };
+	struct clone_action list[] = { act_open(10, script, O_WRONLY, 0), act_close(10),
+				       act_exec(script, argv, empty_envp, 0) };
+	uint32_t failed = 0;
+	long pid = spawn(list, 3, &failed);
+
+	cr_assert_gt(pid, 0, "spawn: %s at action %" PRIu32, strerror((int)-pid), failed);
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+	unlink(script);
+	assert_no_trace();
+}
+
+/* ---- a tracer that follows forks ---- */
+
+/*
+ * The tracee: stops for its tracer, then spawns. Exit 0 when the spawn is
+ * refused with EPERM and no index, 1 when it spawned, 2 on anything else.
+ */
+static int traced_spawn(void)
+{
+	struct clone_action list[] = { act_true() };
+	uint32_t failed = 0;
+	long ret;
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) || raise(SIGSTOP))
+		return 2;
+	ret = spawn(list, 1, &failed);
+	if (ret > 0) {
+		waitpid((pid_t)ret, NULL, 0);
+		return 1;
+	}
+	return ret == -EPERM && failed == CLONE_ACTION_NO_INDEX ? 0 : 2;
+}
+
+Test(clone_actions, tracer_following_forks_is_not_bypassed)
+{
+	static const long options[] = { PTRACE_O_TRACEFORK, PTRACE_O_TRACEVFORK,
+					 PTRACE_O_TRACECLONE };
+
+	for (size_t i = 0; i < 3; i++) {
+		pid_t tracee = fork();
+		int status;
+
+		cr_assert_geq(tracee, 0);
+		if (tracee == 0)
+			_exit(traced_spawn());
+		cr_assert_eq(waitpid(tracee, &status, 0), tracee);
+		cr_assert(WIFSTOPPED(status), "status %#x", status);
+		cr_assert_eq(ptrace(PTRACE_SETOPTIONS, tracee, NULL, (void *)options[i]), 0,
+			     "PTRACE_SETOPTIONS: %s", strerror(errno));
+		cr_assert_eq(ptrace(PTRACE_CONT, tracee, NULL, NULL), 0);
+		/* let every other stop go on, with its signal */
+		while (waitpid(tracee, &status, __WALL) == tracee && WIFSTOPPED(status))
+			ptrace(PTRACE_CONT, tracee, NULL,
+			       (void *)(long)(WSTOPSIG(status) == SIGTRAP ? 0 : WSTOPSIG(status)));
+		cr_assert(WIFEXITED(status), "tracee status %#x", status);
+		cr_assert_eq(WEXITSTATUS(status), 0,
+			     "option %#lx: the tracee %s", options[i],
+			     WEXITSTATUS(status) == 1 ? "spawned a child its tracer never saw" :
+							"got another error");
+		drain_sigchld();
+	}
 	assert_no_trace();
 }
 

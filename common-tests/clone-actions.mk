@@ -25,7 +25,7 @@ $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.
 	$(MAKE) -s -C build/src/clone-actions/tools/testing/selftests/clone3 \
 		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_clone_actions))"
 
-$(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c \
+$(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/proc-children.h \
 		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< \
