@@ -5,19 +5,23 @@
  * (fail sequence, unlinked CLONE, CLONE not at the head, NOP chain, EXEC
  * outside a chain, $PATH search), re-written, plus what the fixes of the
  * series promise: the pid (or pidfd) in the CLONE CQE, SIGCHLD, CQE order
- * and count, wake-ups in plain, SQPOLL and DEFER_TASKRUN rings, IOSQE_ASYNC,
+ * and count, wake-ups in plain and DEFER_TASKRUN rings, CLONE refused on
+ * SQPOLL rings and with IOSQE_ASYNC, the hazards review found (issue 11),
  * a ring closed under a spawn, no zombie or leak after 1000 spawns.
  *
  * Exec target: iouring-child, next to this binary.
  */
 #include "iouring-spawn.h"
+#include "proc-children.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,11 +122,7 @@ static void submit_and_reap_n(struct io_uring *ring, int n, int *res,
 	ret = io_uring_submit(ring);
 	cr_assert(ret >= 0, "submit: %s", strerror(-ret));
 	for (i = 0; i < n; i++) {
-		/*
-		 * -EINTR: with SQPOLL or IOSQE_ASYNC the child's parent is an
-		 * io_uring thread, which blocks SIGCHLD, so the signal is not
-		 * discarded at send time even with SIG_DFL and interrupts us.
-		 */
+		/* -EINTR: a handled signal (SIGCHLD in some tests) */
 		do {
 			ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
 		} while (ret == -EINTR);
@@ -434,30 +434,58 @@ Test(iouring, mode_plain)
 	spawn_in_mode(0, 0);
 }
 
-Test(iouring, mode_sqpoll)
-{
-	spawn_in_mode(IORING_SETUP_SQPOLL, 0);
-}
 
 Test(iouring, mode_defer_taskrun)
 {
 	spawn_in_mode(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER, 0);
 }
 
-Test(iouring, clone_async_plain)
+/*
+ * CLONE issued by an io-wq worker (IOSQE_ASYNC) or the SQPOLL thread would
+ * copy that thread, whose credentials, seccomp filter, no_new_privs and
+ * affinity are the ring creator's of long ago: refused, nothing runs.
+ */
+static void refused_in_mode(unsigned int setup_flags, unsigned int clone_sqe_flags)
 {
-	spawn_in_mode(0, IOSQE_ASYNC);
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "3", marker, NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int res[2];
+
+	marker_path(marker, sizeof(marker), "refused");
+	ring_init(&ring, setup_flags);
+	sqe = clone_head(&ring, 0);
+	sqe->flags |= clone_sqe_flags;
+	exec_sqe(&ring, 2, child_path, argv);
+	submit_and_reap(&ring, 2, res);
+	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
+	cr_expect(res[1] == -ECANCELED, "EXEC: %d", res[1]);
+	usleep(100 * 1000);
+	cr_expect(access(marker, F_OK) != 0, "the program ran");
+	io_uring_queue_exit(&ring);
+	assert_no_children();
 }
 
-Test(iouring, clone_async_defer_taskrun)
+Test(iouring, clone_refused_in_sqpoll)
 {
-	spawn_in_mode(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
-		      IOSQE_ASYNC);
+	refused_in_mode(IORING_SETUP_SQPOLL, 0);
 }
 
-Test(iouring, clone_async_sqpoll)
+Test(iouring, clone_async_refused_plain)
 {
-	spawn_in_mode(IORING_SETUP_SQPOLL, IOSQE_ASYNC);
+	refused_in_mode(0, IOSQE_ASYNC);
+}
+
+Test(iouring, clone_async_refused_defer_taskrun)
+{
+	refused_in_mode(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+			IOSQE_ASYNC);
+}
+
+Test(iouring, clone_async_refused_sqpoll)
+{
+	refused_in_mode(IORING_SETUP_SQPOLL, IOSQE_ASYNC);
 }
 
 /* the pid in the CLONE CQE is the child's: plain waitpid() reaps it */
@@ -565,45 +593,271 @@ Test(iouring, unknown_clone_flag_is_einval)
 	assert_no_children();
 }
 
-Test(iouring, linked_timeout_is_refused)
+/*
+ * Only requests that finish when their issue returns may follow CLONE: a
+ * TIMEOUT or POLL_ADD would complete after the next request ran, and
+ * ASYNC_CANCEL reached a WARN_ON_ONCE. The CLONE fails, nothing runs.
+ */
+Test(iouring, requests_completing_later_are_refused)
 {
-	struct __kernel_timespec ts = { .tv_sec = 10 };
+	static const char *const names[] = { "LINK_TIMEOUT", "TIMEOUT", "POLL_ADD",
+					     "ASYNC_CANCEL" };
+	struct __kernel_timespec ts = { .tv_sec = 1 };
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "0", marker, NULL };
+	int pipefd[2];
+
+	cr_assert(pipe(pipefd) == 0);
+	for (int kind = 0; kind < 4; kind++) {
+		struct io_uring ring;
+		struct io_uring_sqe *sqe;
+		int res[3];
+
+		marker_path(marker, sizeof(marker), "later");
+		ring_init(&ring, 0);
+		clone_head(&ring, 0);
+		sqe = sqe_get(&ring, 2);
+		if (kind == 0)
+			io_uring_prep_link_timeout(sqe, &ts, 0);
+		else if (kind == 1)
+			io_uring_prep_timeout(sqe, &ts, 0, 0);
+		else if (kind == 2)
+			io_uring_prep_poll_add(sqe, pipefd[0], POLLIN);
+		else
+			io_uring_prep_cancel64(sqe, 12345, 0);
+		sqe->flags |= IOSQE_IO_LINK;
+		exec_sqe(&ring, 3, child_path, argv);
+		submit_and_reap(&ring, 3, res);
+		cr_expect(res[0] == -EINVAL, "%s: CLONE %d", names[kind], res[0]);
+		cr_expect(res[1] == -ECANCELED, "%s: %d", names[kind], res[1]);
+		cr_expect(res[2] == -ECANCELED, "%s: EXEC %d", names[kind], res[2]);
+		cr_expect(access(marker, F_OK) != 0, "%s: the program ran", names[kind]);
+		io_uring_queue_exit(&ring);
+		assert_no_children();
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
+/*
+ * SQE 2, already in the ring after the CLONE, must complete with want; the
+ * EXEC after it then runs the program (runs) or is cancelled, and the
+ * spawned task kills itself.
+ */
+static void expect_then_exec(struct io_uring *ring, const char *what, int want, bool runs)
+{
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "0", marker, NULL };
+	int res[3];
+
+	marker_path(marker, sizeof(marker), "after");
+	exec_sqe(ring, 3, child_path, argv);
+	submit_and_reap(ring, 3, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == want, "%s: %d, expected %d", what, res[1], want);
+	cr_expect(res[2] == (runs ? 0 : -ECANCELED), "EXEC after %s: %d", what, res[2]);
+	if (runs)
+		expect_exit(reap(res[0]), 0);
+	else
+		expect_killed(reap(res[0]));
+	cr_expect((access(marker, F_OK) == 0) == runs, "the program %s", runs ? "did not run" : "ran");
+	unlink(marker);
+	io_uring_queue_exit(ring);
+	assert_no_children();
+}
+
+/* an error at issue is the request's own result; a hard link goes on */
+Test(iouring, issue_error_is_posted)
+{
+	static char buf[16];
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;
-	int res[3];
 
 	ring_init(&ring, 0);
 	clone_head(&ring, 0);
 	sqe = sqe_get(&ring, 2);
-	io_uring_prep_link_timeout(sqe, &ts, 0);
+	io_uring_prep_read(sqe, 1000, buf, sizeof(buf), 0);
+	sqe->flags |= IOSQE_IO_HARDLINK;
+	expect_then_exec(&ring, "READ of a bad fd", -EBADF, true);
+}
+
+/* STATX only sets its result when it fails: it must still break the link */
+Test(iouring, failed_statx_cancels_rest)
+{
+	static struct statx stx;
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+
+	ring_init(&ring, 0);
+	clone_head(&ring, 0);
+	sqe = sqe_get(&ring, 2);
+	io_uring_prep_statx(sqe, AT_FDCWD, "/nonexistent", 0, STATX_BASIC_STATS, &stx);
 	sqe->flags |= IOSQE_IO_LINK;
-	io_uring_prep_nop(sqe_get(&ring, 3));
-	submit_and_reap(&ring, 3, res);
-	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
-	cr_expect(res[1] == -ECANCELED, "LINK_TIMEOUT: %d", res[1]);
-	cr_expect(res[2] == -ECANCELED, "NOP: %d", res[2]);
+	expect_then_exec(&ring, "STATX of a missing path", -ENOENT, false);
+}
+
+/*
+ * A personality is refused at prep on EXEC (commit_creds() BUG()s on
+ * overridden credentials) and on CLONE (the whole chain would run with
+ * them): the request fails with -EINVAL, the rest of the chain is
+ * cancelled, nothing runs.
+ */
+static void personality_refused(bool on_clone)
+{
+	char *argv[] = { "iouring-child", NULL };
+	struct io_uring ring;
+	struct io_uring_sqe *clone, *exec;
+	int res[2], id;
+
+	ring_init(&ring, 0);
+	id = io_uring_register_personality(&ring);
+	cr_assert(id > 0, "register personality: %d", id);
+	clone = clone_head(&ring, 0);
+	exec = exec_sqe(&ring, 2, child_path, argv);
+	(on_clone ? clone : exec)->personality = id;
+	submit_and_reap(&ring, 2, res);
+	cr_expect(res[0] == (on_clone ? -EINVAL : -ECANCELED), "CLONE: %d", res[0]);
+	cr_expect(res[1] == (on_clone ? -ECANCELED : -EINVAL), "EXEC: %d", res[1]);
 	io_uring_queue_exit(&ring);
 	assert_no_children();
 }
 
 Test(iouring, exec_with_personality_is_einval)
 {
-	char *argv[] = { "iouring-child", NULL };
+	personality_refused(false);
+}
+
+Test(iouring, clone_with_personality_is_einval)
+{
+	personality_refused(true);
+}
+
+/* SIGKILL to the spawned task while a request blocks ends the chain there */
+Test(iouring, sigkill_stops_chain)
+{
+	char fifo[PATH_MAX], marker[PATH_MAX];
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;
-	int res[2], id;
+	pid_t task;
+	int res[3];
 
+	marker_path(fifo, sizeof(fifo), "fifo");
+	marker_path(marker, sizeof(marker), "after-kill");
+	cr_assert(mkfifo(fifo, 0600) == 0, "mkfifo: %s", strerror(errno));
 	ring_init(&ring, 0);
-	id = io_uring_register_personality(&ring);
-	cr_assert(id > 0, "register personality: %d", id);
 	clone_head(&ring, 0);
-	sqe = exec_sqe(&ring, 2, child_path, argv);
-	sqe->personality = id;
-	submit_and_reap(&ring, 2, res);
-	/* EXEC fails prep: the chain, CLONE included, never runs */
-	cr_expect(res[0] == -ECANCELED, "CLONE: %d", res[0]);
-	cr_expect(res[1] == -EINVAL, "EXEC: %d", res[1]);
+	sqe = sqe_get(&ring, 2);
+	io_uring_prep_openat(sqe, AT_FDCWD, fifo, O_RDONLY, 0);
+	sqe->flags |= IOSQE_IO_HARDLINK;
+	sqe = sqe_get(&ring, 3);
+	io_uring_prep_openat(sqe, AT_FDCWD, marker, O_WRONLY | O_CREAT, 0644);
+	cr_assert(io_uring_submit(&ring) == 3);
+	task = proc_find_child(5000);
+	cr_assert(task > 0, "no spawned task appeared");
+	usleep(200 * 1000);	/* let it block in the fifo open */
+	cr_assert(kill(task, SIGKILL) == 0, "kill: %s", strerror(errno));
+	submit_and_reap(&ring, 3, res);
+	cr_expect(res[0] == task, "CLONE: %d, the task was %d", res[0], task);
+	cr_expect(res[1] < 0, "fifo OPENAT: %d", res[1]);
+	cr_expect(res[2] == -ECANCELED, "OPENAT after the kill: %d", res[2]);
+	cr_expect(access(marker, F_OK) != 0, "a request ran after SIGKILL");
+	expect_killed(reap(task));
+	unlink(marker);
+	unlink(fifo);
 	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	close(out);
+	return in >= 0 && out >= 0 && chmod(to, mode) == 0 ? 0 : -1;
+}
+
+/*
+ * As uid 1000: CLONE, EXEC of a set-uid root program made to fail after
+ * exec's point of no return (RLIMIT_AS of 64 KiB: the new stack cannot
+ * grow), hard-linked to MKDIRAT of a path only root may create. Exit 0 when
+ * the EXEC failed as planned, 2 when the set-up failed, 3 when it did not.
+ */
+static int failed_setuid_exec_chain(const char *suid, const char *target)
+{
+	char *argv[] = { "iouring-child", NULL }, *envp[] = { NULL };
+	struct __kernel_timespec ts = { .tv_sec = CQE_TIMEOUT_S };
+	struct rlimit as, small;
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	int res[3] = { 0 }, i;
+
+	if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000) ||
+	    io_uring_queue_init(8, &ring, 0))
+		return 2;
+	sqe = io_uring_get_sqe(&ring);
+	iou_prep_clone(sqe, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = io_uring_get_sqe(&ring);
+	iou_prep_exec(sqe, suid, argv, envp);
+	sqe->flags |= IOSQE_IO_HARDLINK;
+	io_uring_prep_mkdirat(io_uring_get_sqe(&ring), AT_FDCWD, target, 0755);
+	getrlimit(RLIMIT_AS, &as);
+	small = as;
+	small.rlim_cur = 64 << 10;
+	setrlimit(RLIMIT_AS, &small);
+	i = io_uring_submit(&ring);
+	setrlimit(RLIMIT_AS, &as);
+	if (i != 3)
+		return 2;
+	for (i = 0; i < 3; i++) {
+		int ret;
+
+		do {
+			ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+		} while (ret == -EINTR);
+		if (ret)
+			return 2;
+		res[i] = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	fprintf(stderr, "set-uid chain: CLONE %d, EXEC %d, MKDIRAT %d\n", res[0], res[1], res[2]);
+	if (res[0] > 0)
+		waitpid(res[0], NULL, 0);
+	return res[0] > 0 && res[1] < 0 ? 0 : 3;
+}
+
+Test(iouring, failed_setuid_exec_runs_nothing_after)
+{
+	char dir[PATH_MAX], target[PATH_MAX + 8], suid[PATH_MAX];
+	pid_t pid;
+	int status;
+
+	marker_path(dir, sizeof(dir), "rootonly");
+	rmdir(dir);
+	cr_assert(mkdir(dir, 0700) == 0, "mkdir: %s", strerror(errno));
+	snprintf(target, sizeof(target), "%s/x", dir);
+	marker_path(suid, sizeof(suid), "suid");
+	cr_assert(copy_file(child_path, suid, 04755) == 0, "copy: %s", strerror(errno));
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0)
+		_exit(failed_setuid_exec_chain(suid, target));
+	status = reap(pid);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the unprivileged chain: status %#x (2: set-up failed, 3: the EXEC did not fail)",
+		  status);
+	cr_expect(access(target, F_OK) != 0,
+		  "MKDIRAT ran with the credentials of a set-uid exec that failed");
+	rmdir(target);
+	rmdir(dir);
+	unlink(suid);
 	assert_no_children();
 }
 

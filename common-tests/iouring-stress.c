@@ -7,8 +7,9 @@
  *
  * Phase 1 (skipped with -s) spawns SPAWNS children one after the other from one plain ring;
  * phase 2 spawns SPAWNS children in total from THREADS threads at once,
- * each with its own ring, in turn plain, SQPOLL, DEFER_TASKRUN|SINGLE_ISSUER
- * and plain with IOSQE_ASYNC on the CLONE. Every spawn is CLONE + EXEC of
+ * each with its own ring, in turn plain and DEFER_TASKRUN|SINGLE_ISSUER (the
+ * series refuses CLONE on SQPOLL rings and with IOSQE_ASYNC: ABI tests).
+ * Every spawn is CLONE + EXEC of
  * iouring-child (next to this binary), its two CQEs are checked and the
  * child is reaped by the pid of the CLONE CQE. A CQE that takes more than
  * 60 s is a stuck spawn. A CLONE that fails with -EINTR (a signal pending
@@ -88,7 +89,6 @@ static double now(void)
 struct worker {
 	pthread_t thread;
 	unsigned int setup_flags;
-	unsigned int clone_flags;	/* SQE flags for CLONE */
 	const char *name;
 	int spawns;
 	int done;
@@ -108,7 +108,7 @@ static int spawn_one(struct io_uring *ring, struct worker *w, int i)
 
 	sqe = io_uring_get_sqe(ring);
 	iou_prep_clone(sqe, 0);
-	sqe->flags |= IOSQE_IO_LINK | w->clone_flags;
+	sqe->flags |= IOSQE_IO_LINK;
 	sqe->user_data = 1;
 	sqe = io_uring_get_sqe(ring);
 	iou_prep_exec(sqe, child_path, argv, environ);
@@ -119,7 +119,7 @@ static int spawn_one(struct io_uring *ring, struct worker *w, int i)
 		return -1;
 	}
 	for (k = 0; k < 2; k++) {
-		/* see iouring-abi.c: SIGCHLD from SQPOLL/io-wq children */
+		/* a signal may interrupt the wait: wait again */
 		do {
 			ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
 		} while (ret == -EINTR);
@@ -235,12 +235,9 @@ int main(int argc, char *argv[])
 {
 	static const struct worker kinds[] = {
 		{ .setup_flags = 0, .name = "plain" },
-		{ .setup_flags = IORING_SETUP_SQPOLL, .name = "sqpoll" },
 		{ .setup_flags = IORING_SETUP_DEFER_TASKRUN |
 				 IORING_SETUP_SINGLE_ISSUER,
 		  .name = "defer_taskrun" },
-		{ .setup_flags = 0, .clone_flags = IOSQE_ASYNC,
-		  .name = "plain+async" },
 	};
 	long avail0, slab0, avail1, slab1, avail2, slab2;
 	int spawns = 10000, nthreads = 4, opt, i, total, skip_phase1 = 0;
@@ -309,7 +306,7 @@ int main(int argc, char *argv[])
 	total = 0;
 	t0 = now();
 	for (i = 0; i < nthreads; i++) {
-		workers[i] = kinds[i % 4];
+		workers[i] = kinds[i % (sizeof(kinds) / sizeof(kinds[0]))];
 		workers[i].spawns = spawns / nthreads +
 				    (i < spawns % nthreads ? 1 : 0);
 		if (pthread_create(&workers[i].thread, NULL, worker_main,

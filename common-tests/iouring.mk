@@ -22,7 +22,7 @@ tests-iouring: $(TESTS_OUT)/iouring-abi $(TESTS_OUT)/iouring-stress \
 	$(TESTS_OUT)/iouring-child
 
 $(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
+		common-tests/proc-children.h $(UAPI_INCLUDE_iouring)/linux/io_uring.h
 	@mkdir -p $(@D)
 	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion liburing) -o $@ $< \
 		$$(pkg-config --libs criterion liburing)
