@@ -1,17 +1,33 @@
 # The spawn benchmark (bench/), included by the top-level Makefile: `make
 # bench` builds build/bench/spawnbench and its child build/bench/stamp, a
 # folder that vm/run --add copies into a guest as it is. libcompat's iouring
-# backend needs liburing (LIBCOMPAT_LIBS, from common-tests/iouring.mk).
+# backend and the iouring-raw method need liburing (LIBCOMPAT_LIBS, from
+# common-tests/iouring.mk). The raw methods (bench/raw-*.c) compile each
+# against its own series' uapi headers, put first; their objects go with
+# libcompat's (TESTS_OBJ), so a build against other headers has its own.
 
 BENCH_OUT ?= build/bench
 BENCH_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ilibcompat
+BENCH_RAW := $(TESTS_OBJ)/bench/raw-iouring.o $(TESTS_OBJ)/bench/raw-clone-actions.o
 
 .PHONY: bench
 bench: $(BENCH_OUT)/spawnbench $(BENCH_OUT)/stamp
 
-$(BENCH_OUT)/spawnbench: bench/spawnbench.c libcompat/libcompat.h $(TESTS_OUT)/libcompat.a
+$(BENCH_OUT)/spawnbench: bench/spawnbench.c bench/raw.h libcompat/libcompat.h $(BENCH_RAW) \
+		$(TESTS_OUT)/libcompat.a
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -o $@ $< $(TESTS_OUT)/libcompat.a -lpthread $(LIBCOMPAT_LIBS)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_RAW) $(TESTS_OUT)/libcompat.a -lpthread \
+		$(LIBCOMPAT_LIBS)
+
+$(TESTS_OBJ)/bench/raw-iouring.o: BENCH_UAPI := $(UAPI_INCLUDE_iouring)
+$(TESTS_OBJ)/bench/raw-iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
+	common-tests/iouring-spawn.h
+$(TESTS_OBJ)/bench/raw-clone-actions.o: BENCH_UAPI := $(UAPI_INCLUDE_clone_actions)
+$(TESTS_OBJ)/bench/raw-clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
+	common-tests/clone-actions-spawn.h
+$(BENCH_RAW): $(TESTS_OBJ)/bench/%.o: bench/%.c bench/raw.h
+	@mkdir -p $(@D)
+	$(CC) -I$(BENCH_UAPI) $(BENCH_CFLAGS) -c -o $@ $<
 
 # no libc: the child's first instruction is the entry point's
 $(BENCH_OUT)/stamp: bench/stamp.c

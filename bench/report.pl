@@ -16,7 +16,8 @@ use warnings;
 my $dir = shift or die "usage: $0 REPORT_DIR\n";
 my $top = $ENV{SPAWNLAB_TOP} // '.';
 my @SERIES = qw(iouring clone-actions);
-my @METHODS = qw(fork+execve vfork+execve posix_spawn posix_spawnp iouring clone-actions);
+my @METHODS = qw(fork+execve vfork+execve posix_spawn posix_spawnp iouring-raw iouring clone-actions-raw
+	clone-actions);
 my $BASELINE = 'vfork+execve';
 
 sub slurp { my ($f) = @_; open(my $h, '<', $f) or return undef; local $/; my $t = <$h>; close $h; return $t }

@@ -3,10 +3,13 @@
  * kernel. DESIGN.md ("Benchmark and report") explains the method.
  *
  * Methods: fork+execve, vfork+execve, posix_spawn, posix_spawnp (raw glibc
- * calls) and the libcompat kernel backends iouring and clone-actions when
- * the library has them and the running kernel supports them (the library's
- * probe decides). Every method spawns the same child, `stamp FD`, which
- * writes CLOCK_MONOTONIC on FD with its first instructions; the parent
+ * calls); iouring-raw and clone-actions-raw, each series' ABI called
+ * directly as a tuned program would (bench/raw.h); iouring and
+ * clone-actions, the same through libcompat's backends, so that the
+ * library's cost shows beside the ABI's. The kernel methods run when the
+ * running kernel has the series (libcompat's probe decides). Every method
+ * spawns the same child, `stamp FD`, which writes CLOCK_MONOTONIC on FD
+ * with its first instructions; the parent
  * takes the time before the spawn call (t0) and after waitpid (t2):
  *   first     = stamp - t0   spawn call to the child's first instruction
  *   roundtrip = t2 - t0      spawn + wait
@@ -34,6 +37,7 @@
 #include <unistd.h>
 
 #include "libcompat.h"
+#include "raw.h"
 
 /* --- options ---------------------------------------------------------- */
 
@@ -73,24 +77,28 @@ static uint64_t now_ns(void)
 
 /* --- methods ------------------------------------------------------------ */
 
-enum method_kind { RAW_FORK, RAW_VFORK, RAW_POSIX_SPAWN, RAW_POSIX_SPAWNP, COMPAT };
+enum method_kind { RAW_FORK, RAW_VFORK, RAW_POSIX_SPAWN, RAW_POSIX_SPAWNP, RAW_ABI, COMPAT };
 
 struct method {
 	const char *name;
 	enum method_kind kind;
-	const char *backend;		/* COMPAT: the libcompat backend */
+	const char *backend;		/* RAW_ABI, COMPAT: the libcompat backend (its probe) */
+	const struct raw_method *raw;	/* RAW_ABI */
 	const struct compat_backend *compat;
 	bool selected;
 	const char *unavailable;	/* why it cannot run on this kernel, or NULL */
 };
 
 static struct method methods[] = {
-	{ "fork+execve", RAW_FORK, NULL, NULL, true, NULL },
-	{ "vfork+execve", RAW_VFORK, NULL, NULL, true, NULL },
-	{ "posix_spawn", RAW_POSIX_SPAWN, NULL, NULL, true, NULL },
-	{ "posix_spawnp", RAW_POSIX_SPAWNP, NULL, NULL, true, NULL },
-	{ "iouring", COMPAT, "iouring", NULL, true, NULL },
-	{ "clone-actions", COMPAT, "clone-actions", NULL, true, NULL },
+	{ .name = "fork+execve", .kind = RAW_FORK },
+	{ .name = "vfork+execve", .kind = RAW_VFORK },
+	{ .name = "posix_spawn", .kind = RAW_POSIX_SPAWN },
+	{ .name = "posix_spawnp", .kind = RAW_POSIX_SPAWNP },
+	{ .name = "iouring-raw", .kind = RAW_ABI, .backend = "iouring", .raw = &raw_iouring },
+	{ .name = "iouring", .kind = COMPAT, .backend = "iouring" },
+	{ .name = "clone-actions-raw", .kind = RAW_ABI, .backend = "clone-actions",
+	  .raw = &raw_clone_actions },
+	{ .name = "clone-actions", .kind = COMPAT, .backend = "clone-actions" },
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -114,9 +122,8 @@ static void probe_methods(void)
 	for (size_t i = 0; i < N_METHODS; i++) {
 		struct method *m = &methods[i];
 
-		if (opt.methods)
-			m->selected = in_list(opt.methods, m->name);
-		if (m->kind != COMPAT)
+		m->selected = !opt.methods || in_list(opt.methods, m->name);
+		if (!m->backend)
 			continue;
 		m->compat = compat_backend_find(m->backend);
 		if (m->compat == NULL)
@@ -127,14 +134,61 @@ static void probe_methods(void)
 }
 
 /* What one spawn does: the cell's setting of the request. */
+/* the most PATH entries before the one holding the child */
+#define MAX_MISSES 64
+
 struct job {
 	const char *path;	/* the child, absolute */
 	const char *name;	/* searched in PATH when set */
 	char **envp;
+	int misses;		/* with name: the PATH entries before the child's folder */
 	int n_dup2;		/* dup2(devnull, 0..n_dup2-1) in the child */
 	int devnull;
 	posix_spawn_file_actions_t files;
 };
+
+/* MISS/NN/stamp: the candidates of the PATH entries that miss */
+static char miss_stamp[MAX_MISSES][320];
+
+/* The job as a raw method takes it: a PATH search as its candidates. */
+static void raw_job(const struct job *job, char *const argv[], const char *paths[MAX_MISSES + 1],
+		    struct raw_job *raw)
+{
+	size_t n = 0;
+
+	for (; job->name && n < (size_t)job->misses; n++)
+		paths[n] = miss_stamp[n];
+	paths[n++] = job->path;
+	*raw = (struct raw_job){
+		.paths = paths,
+		.n_paths = n,
+		.argv = argv,
+		.envp = job->envp,
+		.n_dup2 = job->n_dup2,
+		.devnull = job->devnull,
+	};
+}
+
+/* What a raw method makes before timing, per thread and job; 0 or an errno value. */
+static int prepare(const struct method *m, const struct job *job, char *const argv[],
+		   void **prepared)
+{
+	const char *paths[MAX_MISSES + 1];
+	struct raw_job raw;
+
+	*prepared = NULL;
+	if (m->kind != RAW_ABI)
+		return 0;
+	raw_job(job, argv, paths, &raw);
+	*prepared = m->raw->prepare(&raw);
+	return *prepared ? 0 : errno;
+}
+
+static void release(const struct method *m, void *prepared)
+{
+	if (prepared)
+		m->raw->release(prepared);
+}
 
 /* The request a libcompat backend gets for a job. */
 static void compat_request(const struct job *job, char *const argv[],
@@ -156,12 +210,19 @@ static void compat_request(const struct job *job, char *const argv[],
 static const char *unsupported(const struct method *m, const struct job *job)
 {
 	static char reason[160];
+	char *argv[] = { "stamp", "1", NULL };
 
 	switch (m->kind) {
 	case RAW_POSIX_SPAWN:
 		return job->name ? "posix_spawn does not search PATH" : NULL;
+	case RAW_ABI: {
+		const char *paths[MAX_MISSES + 1];
+		struct raw_job raw;
+
+		raw_job(job, argv, paths, &raw);
+		return m->raw->unsupported ? m->raw->unsupported(&raw) : NULL;
+	}
 	case COMPAT: {
-		char *argv[] = { "stamp", "1", NULL };
 		struct compat_action actions[3];
 		struct compat_spawn request;
 		const char *why = NULL;
@@ -209,9 +270,12 @@ static pid_t spawn_vfork(const struct job *job, char *const argv[])
 	return pid < 0 ? -errno : pid;
 }
 
-/* Starts the job; returns the child's pid or -errno. *pidfd: -1 or an fd to close. */
+/*
+ * Starts the job; returns the child's pid or -errno. *pidfd: -1 or an fd to
+ * close. prepared: what prepare() made.
+ */
 static pid_t spawn_one(const struct method *m, const struct job *job, char *const argv[],
-		       int *pidfd)
+		       void *prepared, int *pidfd)
 {
 	pid_t pid = 0;
 	int error;
@@ -230,6 +294,8 @@ static pid_t spawn_one(const struct method *m, const struct job *job, char *cons
 		error = posix_spawnp(&pid, job->name ? job->name : job->path,
 				     job->n_dup2 ? &job->files : NULL, NULL, argv, job->envp);
 		return error ? -error : pid;
+	case RAW_ABI:
+		return m->raw->spawn(prepared);
 	case COMPAT: {
 		struct compat_action actions[3];
 		struct compat_spawn request;
@@ -248,11 +314,11 @@ static pid_t spawn_one(const struct method *m, const struct job *job, char *cons
 
 /* One spawn and wait; the child's stamp arrives on stamp_fd. 0 or an errno value. */
 static int measure_one(const struct method *m, const struct job *job, char *const argv[],
-		       int stamp_fd, uint64_t *first, uint64_t *roundtrip)
+		       void *prepared, int stamp_fd, uint64_t *first, uint64_t *roundtrip)
 {
 	int pidfd, status;
 	uint64_t t0 = now_ns();
-	pid_t pid = spawn_one(m, job, argv, &pidfd);
+	pid_t pid = spawn_one(m, job, argv, prepared, &pidfd);
 
 	if (pid < 0)
 		return -pid;
@@ -378,6 +444,7 @@ static void drain_stamps(void)
 static void latency_cell(const char *cell, const char *param, const struct job *job, long iters)
 {
 	uint64_t *first[N_METHODS] = { 0 }, *rt[N_METHODS] = { 0 };
+	void *prepared[N_METHODS] = { 0 };
 	long n[N_METHODS] = { 0 };
 	int error[N_METHODS] = { 0 };
 	bool active[N_METHODS];
@@ -400,22 +467,24 @@ static void latency_cell(const char *cell, const char *param, const struct job *
 		rt[i] = malloc((size_t)iters * sizeof(uint64_t));
 		if (!first[i] || !rt[i])
 			die("malloc");
-		active[i] = true;
+		error[i] = prepare(&methods[i], job, stamp_argv, &prepared[i]);
+		active[i] = !error[i];
 	}
 	/* warm-up, then turns of one block per method */
 	for (size_t i = 0; i < N_METHODS; i++)
 		for (long k = 0; active[i] && k < opt.warmup; k++) {
 			uint64_t a, b;
 
-			if ((error[i] = measure_one(&methods[i], job, stamp_argv, stamp_pipe[0], &a, &b)))
+			if ((error[i] = measure_one(&methods[i], job, stamp_argv, prepared[i],
+						    stamp_pipe[0], &a, &b)))
 				active[i] = false;
 		}
 	for (bool more = true; more; ) {
 		more = false;
 		for (size_t i = 0; i < N_METHODS; i++) {
 			for (long k = 0; active[i] && k < opt.block && n[i] < iters; k++) {
-				error[i] = measure_one(&methods[i], job, stamp_argv, stamp_pipe[0],
-						       &first[i][n[i]], &rt[i][n[i]]);
+				error[i] = measure_one(&methods[i], job, stamp_argv, prepared[i],
+						       stamp_pipe[0], &first[i][n[i]], &rt[i][n[i]]);
 				if (error[i])
 					active[i] = false;
 				else
@@ -429,6 +498,7 @@ static void latency_cell(const char *cell, const char *param, const struct job *
 	for (size_t i = 0; i < N_METHODS; i++) {
 		if (!first[i])
 			continue;
+		release(&methods[i], prepared[i]);
 		if (error[i]) {
 			char status[160];
 
@@ -458,6 +528,8 @@ struct worker {
 	int pipe[2];
 	char arg[16];
 	char *argv[3];
+	void *prepared;
+	uint64_t end;		/* when its last spawn was reaped */
 	int error;
 };
 
@@ -466,9 +538,12 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	uint64_t a, b;
 
+	w->error = prepare(w->method, w->job, w->argv, &w->prepared);
 	pthread_barrier_wait(w->barrier);
 	for (long i = 0; i < opt.tput && !w->error; i++)
-		w->error = measure_one(w->method, w->job, w->argv, w->pipe[0], &a, &b);
+		w->error = measure_one(w->method, w->job, w->argv, w->prepared, w->pipe[0], &a, &b);
+	w->end = now_ns();	/* the thread's teardown is not timed, as its prepare is not */
+	release(w->method, w->prepared);
 	return NULL;
 }
 
@@ -493,16 +568,18 @@ static double throughput(const struct method *m, const struct job *job, int nthr
 			die("pthread_create");
 	}
 	pthread_barrier_wait(&barrier);
-	uint64_t start = now_ns();
+	uint64_t start = now_ns(), end = start;
 
 	for (int t = 0; t < nthreads; t++) {
 		pthread_join(w[t].thread, NULL);
 		if (w[t].error)
 			error = w[t].error;
+		if (w[t].end > end)
+			end = w[t].end;
 		close(w[t].pipe[0]);
 		close(w[t].pipe[1]);
 	}
-	rate = (double)(nthreads * opt.tput) * 1e9 / (double)(now_ns() - start);
+	rate = (double)(nthreads * opt.tput) * 1e9 / (double)(end - start);
 	pthread_barrier_destroy(&barrier);
 	return error ? -error : rate;
 }
@@ -626,12 +703,13 @@ static void make_dirs(void)
 	snprintf(miss_root, sizeof miss_root, "%s/miss", dir);
 	if (mkdir(hit_dir, 0755) < 0 || mkdir(miss_root, 0755) < 0)
 		die("mkdir");
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < MAX_MISSES; i++) {
 		char miss[PATH_MAX];
 
 		snprintf(miss, sizeof miss, "%s/%02d", miss_root, i);
 		if (mkdir(miss, 0755) < 0)
 			die(miss);
+		snprintf(miss_stamp[i], sizeof miss_stamp[i], "%s/%02d/stamp", miss_root, i);
 	}
 	snprintf(stamp_path, sizeof stamp_path, "%s/stamp", hit_dir);
 	int from = open(opt.stamp, O_RDONLY), to;
@@ -657,7 +735,7 @@ static void remove_dirs(void)
 
 	unlink(stamp_path);
 	rmdir(hit_dir);
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < MAX_MISSES; i++) {
 		snprintf(path, sizeof path, "%s/%02d", miss_root, i);
 		rmdir(path);
 	}
@@ -737,7 +815,9 @@ static void usage(FILE *to)
 		"  --tmp DIR          where the PATH folders are made (default /tmp)\n"
 		"  --cells LIST       of base,memory,path,env,dup2,tput (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
-		"                     iouring,clone-actions (default: all)\n"
+		"                     iouring-raw,iouring,clone-actions-raw,clone-actions\n"
+		"                     (default: all); iouring and clone-actions go through\n"
+		"                     libcompat, the -raw ones call the series' ABI directly\n"
 		"  --iters N          spawns per method in the base cell (default %ld)\n"
 		"  --sweep-iters N    in the other latency cells (default %ld)\n"
 		"  --mem-iters N      with touched parent memory (default %ld)\n"
@@ -899,7 +979,7 @@ int main(int argc, char **argv)
 		set_memory(0, false);
 	}
 	if (in_list(opt.cells, "path")) {
-		static const int misses[] = { 0, 1, 6, 16, 64 };
+		static const int misses[] = { 0, 1, 6, 16, MAX_MISSES };
 		char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 
 		for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
@@ -908,9 +988,11 @@ int main(int argc, char **argv)
 			snprintf(param, sizeof param, "%d", misses[i]);
 			set_path(misses[i]);
 			job.name = misses[i] ? "stamp" : NULL;	/* 0: the absolute path */
+			job.misses = misses[i];
 			latency_cell("path", param, &job, opt.sweep_iters);
 		}
 		job.name = NULL;
+		job.misses = 0;
 		if (saved)
 			setenv("PATH", saved, 1);
 		else

@@ -48,6 +48,20 @@ bool compat_name_is_searched(const char *name);
  */
 int compat_path_next(const char **cursor, const char *name, char candidate[PATH_MAX]);
 
+/*
+ * Every candidate of the request's search (COMPAT_EXEC_SEARCH, resolved),
+ * as NUL-terminated strings one after another in *buf, which is grown to
+ * fit (*size: its size) and may be kept for the next call: the buffer is
+ * sized from the request, never PATH_MAX per entry. *stop is 0, or
+ * ENAMETOOLONG when the search ends at a candidate too long for PATH_MAX
+ * (the ones before it are there). Returns how many candidates there are;
+ * 0 when there is nothing to exec, with result set: the search's error
+ * (no candidate, or the first too long), ENOMEM, or E2BIG (refused) for
+ * more than max candidates.
+ */
+size_t compat_path_candidates(const struct compat_spawn *request, size_t max, char **buf,
+			      size_t *size, int *stop, struct compat_result *result);
+
 /* Whether an exec error moves the search on to the next entry. */
 bool compat_search_continues(int error);
 

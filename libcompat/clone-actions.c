@@ -125,64 +125,38 @@ static void exec_action(struct clone_action *out, int dirfd, const char *path, i
 static void clone_actions_spawn(const struct compat_spawn *request,
 				struct compat_result *result)
 {
-	size_t n = request->n_actions, max = CLONE_ACTIONS_MAX;
-	struct clone_action *list = calloc(max, sizeof(*list));
-	char (*candidates)[PATH_MAX] = NULL;
+	/* 16 KiB of stack: nothing to allocate for the list */
+	struct clone_action list[CLONE_ACTIONS_MAX];
+	size_t n = request->n_actions, max = CLONE_ACTIONS_MAX, total = n, paths_size = 0;
 	uint32_t failed = CLONE_ACTION_NO_INDEX;
+	char *paths = NULL;
 	int pidfd = -1, error = 0;
-	size_t total = n;
 	long pid;
 
-	if (!list || n >= max) {
-		result->error = list ? E2BIG : ENOMEM;
+	if (n >= max) {
+		result->error = E2BIG;
 		result->step = COMPAT_STEP_REQUEST;
 		result->reason = "more actions than CLONE_ACTIONS_MAX";
-		goto out;
+		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		error = translate(&request->actions[i], &list[i]);
 		if (error) {
 			result->error = error;
 			result->step = (int)i;
-			goto out;
+			return;
 		}
 	}
 
 	if (request->exec_mode == COMPAT_EXEC_SEARCH) {
-		const char *cursor = request->search_path;
+		/* room for one more exec action: the one too long, below */
+		size_t found = compat_path_candidates(request, max - n - 1, &paths, &paths_size,
+						      &error, result);
 
-		candidates = malloc((max - n) * sizeof(*candidates));
-		if (!candidates) {
-			result->error = ENOMEM;
-			result->step = COMPAT_STEP_CREATE;
+		if (!found)
 			goto out;
-		}
-		for (;;) {
-			size_t c = total - n;
-			int e;
-
-			if (total == max) {
-				result->error = E2BIG;
-				result->step = COMPAT_STEP_REQUEST;
-				result->reason = "PATH has more entries than CLONE_ACTIONS_MAX allows";
-				goto out;
-			}
-			e = compat_path_next(&cursor, request->path, candidates[c]);
-			if (e < 0)
-				break;
-			if (e) {
-				/* libcompat stops the search here, at this error */
-				error = e;
-				break;
-			}
-			exec_action(&list[total++], AT_FDCWD, candidates[c], 0, request, true);
-		}
-		if (total == n) {
-			/* no candidate at all, or the first one too long */
-			result->error = error ? error : ENOENT;
-			result->step = COMPAT_STEP_EXEC;
-			goto out;
-		}
+		for (const char *c = paths; found--; c += strlen(c) + 1)
+			exec_action(&list[total++], AT_FDCWD, c, 0, request, true);
 		if (error) {
 			/*
 			 * A candidate too long for PATH_MAX ends the search with
@@ -220,8 +194,7 @@ static void clone_actions_spawn(const struct compat_spawn *request,
 	    result->error == ENOTDIR)
 		result->error = ENOENT;
 out:
-	free(candidates);
-	free(list);
+	free(paths);
 }
 
 const struct compat_backend compat_backend_clone_actions = {

@@ -5,12 +5,26 @@
  * EXEC per candidate, hard-linked so that a miss moves on to the next one.
  * Each request posts a CQE, in chain order: the CLONE's carries the pid
  * (or the pidfd), an action's its own result, so the failing step is known.
+ * A CLOSE that fails fails its step, EBADF included when the fd was open
+ * in the child (io_uring will not close a ring's fd); EBADF for an fd that
+ * was not open is no error, as everywhere in libcompat.
  *
  * What io_uring can express as a linked request in the child is little:
  * of the actions, only close (IORING_OP_CLOSE acts on the spawned task's
  * file table). dup2, open onto a given fd, chdir, fchdir, close_range,
  * setsid, setpgid, sigmask, sigdefault and umask have no opcode: they are
  * refused with ENOTSUP through the capability query.
+ *
+ * Each thread keeps one ring, made at its first spawn and grown when a
+ * chain does not fit, as a long-lived io_uring user would, and with it the
+ * chain's results and the search's candidates: a spawn sets up nothing.
+ * The ring has no fd: it is registered (io_uring_register_ring_fd(), a
+ * table of the thread's own) and its fd closed at once, so the caller's fd
+ * table does not change and neither the spawned task nor its program
+ * inherits the ring (until that close the fd is O_CLOEXEC, as
+ * io_uring_setup() always makes it). A fork() child, which has the
+ * mappings but not the registration, drops them at its first spawn and
+ * makes a ring of its own. A ring is freed when its thread exits.
  *
  * Compiled against the series' uapi headers (common-tests/iouring.mk puts
  * UAPI_INCLUDE_iouring first for this file); on a kernel without the
@@ -20,10 +34,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +53,91 @@
 
 /* chain length: CLONE, actions, EXEC candidates */
 #define IOURING_MAX_CHAIN 1024
+
+struct iouring_thread {
+	struct io_uring ring;
+	unsigned int entries;		/* the ring's size; 0: no ring */
+	unsigned long generation;	/* the fork_generation it was made in */
+	int *res;			/* a result per request of the chain */
+	char *paths;			/* the search's candidates */
+	size_t paths_size;
+};
+
+static __thread struct iouring_thread self;
+static unsigned long fork_generation;	/* fork() children made so far, as each one counts */
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_key_t thread_key;
+
+static void drop_ring(struct iouring_thread *t)
+{
+	struct io_uring_rsrc_update slot = { .offset = (unsigned int)t->ring.enter_ring_fd };
+
+	if (!t->entries)
+		return;
+	/* liburing 2.3 unregisters by the fd, which is closed: by the index */
+	if (t->generation == fork_generation)
+		syscall(__NR_io_uring_register, t->ring.enter_ring_fd,
+			IORING_UNREGISTER_RING_FDS | IORING_REGISTER_USE_REGISTERED_RING, &slot, 1);
+	/* the mappings; its own unregister and close find no fd */
+	io_uring_queue_exit(&t->ring);
+	t->entries = 0;
+}
+
+static void thread_exit(void *arg)
+{
+	struct iouring_thread *t = arg;
+
+	drop_ring(t);
+	free(t->res);
+	free(t->paths);
+	*t = (struct iouring_thread){ 0 };
+}
+
+static void forked_child(void)
+{
+	fork_generation++;
+}
+
+static void init_once(void)
+{
+	if (pthread_key_create(&thread_key, thread_exit) == 0)
+		pthread_atfork(NULL, NULL, forked_child);
+}
+
+/* Makes t's ring hold a chain of len requests; 0 or an errno value. */
+static int thread_ring(struct iouring_thread *t, size_t len)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
+	unsigned int entries = 8;
+	int *res, ret;
+
+	pthread_once(&once, init_once);
+	if (t->generation != fork_generation)
+		drop_ring(t);		/* our fork() parent's: only our copy goes */
+	if (t->entries >= len)
+		return 0;
+	drop_ring(t);
+	while (entries < len)
+		entries *= 2;
+	res = realloc(t->res, entries * sizeof(*res));
+	if (!res)
+		return ENOMEM;
+	t->res = res;
+	ret = io_uring_queue_init_params(entries, &t->ring, &p);
+	if (ret < 0)
+		return -ret;
+	ret = io_uring_register_ring_fd(&t->ring);
+	if (ret != 1) {
+		io_uring_queue_exit(&t->ring);
+		return ret < 0 ? -ret : EBUSY;
+	}
+	close(t->ring.ring_fd);
+	t->ring.ring_fd = -1;
+	t->entries = entries;
+	t->generation = fork_generation;
+	pthread_setspecific(thread_key, t);
+	return 0;
+}
 
 static bool iouring_probe(void)
 {
@@ -54,6 +155,22 @@ static bool fd_can_be_open(int fd)
 	    (rlim_t)fd >= rl.rlim_cur)
 		return false;
 	return true;
+}
+
+/*
+ * Whether the fd of the close action i was open in the child when its
+ * CLOSE failed with EBADF (io_uring refuses to close a ring's fd, for one):
+ * the child's table is a copy of ours, which the chain does not change,
+ * less what the actions before it closed; the pidfd came later.
+ */
+static bool close_was_open(const struct compat_spawn *request, size_t i, int pidfd)
+{
+	int fd = request->actions[i].fd;
+
+	for (size_t j = 0; j < i; j++)
+		if (request->actions[j].fd == fd)
+			return false;
+	return fd != pidfd && fcntl(fd, F_GETFD) >= 0;
 }
 
 static pid_t pidfd_to_pid(int pidfd)
@@ -92,13 +209,12 @@ static void reap(int clone_res, bool pidfd)
 
 static void iouring_spawn(const struct compat_spawn *request, struct compat_result *result)
 {
-	size_t n = request->n_actions, total, execs = 0, i;
-	char (*candidates)[PATH_MAX] = NULL;
-	int *res = NULL, error = 0, too_long = 0, clone_res;
-	struct io_uring ring;
+	struct iouring_thread *t = &self;
+	size_t n = request->n_actions, total, execs = 1, i;
+	int error = 0, too_long = 0, clone_res, ret;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
-	bool ring_up = false;
+	const char *candidate;
 	int attempts = 0;
 
 	for (i = 0; i < n; i++) {
@@ -109,114 +225,79 @@ static void iouring_spawn(const struct compat_spawn *request, struct compat_resu
 			return;
 		}
 	}
-
-	candidates = malloc(IOURING_MAX_CHAIN * sizeof(*candidates));
-	res = calloc(IOURING_MAX_CHAIN, sizeof(*res));
-	if (!candidates || !res) {
-		result->error = ENOMEM;
-		result->step = COMPAT_STEP_CREATE;
-		goto out;
+	if (n + 2 > IOURING_MAX_CHAIN) {
+		result->error = E2BIG;
+		result->step = COMPAT_STEP_REQUEST;
+		result->reason = "more actions than the chain allows";
+		return;
 	}
 	if (request->exec_mode == COMPAT_EXEC_SEARCH) {
-		const char *cursor = request->search_path;
-
-		for (;;) {
-			int e;
-
-			if (1 + n + execs == IOURING_MAX_CHAIN) {
-				result->error = E2BIG;
-				result->step = COMPAT_STEP_REQUEST;
-				result->reason = "PATH has more entries than the chain allows";
-				goto out;
-			}
-			e = compat_path_next(&cursor, request->path, candidates[execs]);
-			if (e < 0)
-				break;
-			if (e) {
-				/* the search ends at a candidate too long for PATH_MAX */
-				too_long = e;
-				break;
-			}
-			execs++;
-		}
-		if (!execs) {
-			result->error = too_long ? too_long : ENOENT;
-			result->step = COMPAT_STEP_EXEC;
-			goto out;
-		}
-	} else {
-		execs = 1;
+		execs = compat_path_candidates(request, IOURING_MAX_CHAIN - 1 - n, &t->paths,
+					       &t->paths_size, &too_long, result);
+		if (!execs)
+			return;
 	}
 	total = 1 + n + execs;
-
-	{
-		struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
-		unsigned int entries = 8;
-		int ret;
-
-		while (entries < total)
-			entries *= 2;
-		ret = io_uring_queue_init_params(entries, &ring, &p);
-		if (ret < 0) {
-			result->error = -ret;
-			result->step = COMPAT_STEP_CREATE;
-			goto out;
-		}
-		ring_up = true;
+	error = thread_ring(t, total);
+	if (error) {
+		result->error = error;
+		result->step = COMPAT_STEP_CREATE;
+		return;
 	}
 
 again:
-	sqe = io_uring_get_sqe(&ring);
+	sqe = io_uring_get_sqe(&t->ring);
 	iou_prep_clone(sqe, request->want_pidfd ? IORING_CLONE_PIDFD : 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe->user_data = 0;
 	for (i = 0; i < n; i++) {
-		sqe = io_uring_get_sqe(&ring);
+		sqe = io_uring_get_sqe(&t->ring);
 		io_uring_prep_close(sqe, request->actions[i].fd);
 		/* a close of an fd that is not open (EBADF) must not stop the chain */
 		sqe->flags |= IOSQE_IO_HARDLINK;
 		sqe->user_data = 1 + i;
 	}
+	candidate = t->paths;
 	for (i = 0; i < execs; i++) {
-		sqe = io_uring_get_sqe(&ring);
-		if (request->exec_mode == COMPAT_EXEC_SEARCH)
-			iou_prep_exec(sqe, candidates[i], request->argv, request->envp);
-		else
+		sqe = io_uring_get_sqe(&t->ring);
+		if (request->exec_mode == COMPAT_EXEC_SEARCH) {
+			iou_prep_exec(sqe, candidate, request->argv, request->envp);
+			candidate += strlen(candidate) + 1;
+		} else {
 			iou_prep_execveat(sqe, request->dirfd, request->path, request->argv,
 					  request->envp, (unsigned int)request->exec_flags);
+		}
 		if (i + 1 < execs)
 			sqe->flags |= IOSQE_IO_HARDLINK;
 		sqe->user_data = 1 + n + i;
 	}
-	{
-		int ret = io_uring_submit(&ring);
-
+	/* one io_uring_enter(): the chain, and its CQEs, all posted when the child is done */
+	ret = io_uring_submit_and_wait(&t->ring, (unsigned int)total);
+	if (ret != (int)total) {
 		/* SUBMIT_ALL: all of the chain or, when it fails, nothing */
-		if (ret != (int)total) {
-			result->error = ret < 0 ? -ret : EAGAIN;
-			result->step = COMPAT_STEP_CREATE;
-			goto out;
-		}
+		result->error = ret < 0 ? -ret : EAGAIN;
+		result->step = COMPAT_STEP_CREATE;
+		drop_ring(t);	/* SQEs may be left in it */
+		return;
 	}
 	for (i = 0; i < total; i++) {
-		int ret;
-
 		do {
-			ret = io_uring_wait_cqe(&ring, &cqe);
+			ret = io_uring_wait_cqe(&t->ring, &cqe);
 		} while (ret == -EINTR);
 
 		if (ret < 0) {
 			/* cannot happen short of a kernel bug: say so, leave it */
 			result->error = -ret;
 			result->step = COMPAT_STEP_UNKNOWN;
-			goto out;
+			drop_ring(t);
+			return;
 		}
 		if (cqe->user_data < total)
-			res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
+			t->res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(&t->ring, cqe);
 	}
 
-	clone_res = res[0];
+	clone_res = t->res[0];
 	if (clone_res == -EINTR && ++attempts < 100) {
 		/*
 		 * A signal was pending when CLONE ran: copy_process() refuses
@@ -228,25 +309,28 @@ again:
 	if (clone_res < 0) {
 		result->error = -clone_res;
 		result->step = COMPAT_STEP_CREATE;
-		goto out;
+		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (res[1 + i] < 0 && res[1 + i] != -EBADF) {
-			result->error = -res[1 + i];
+		int res = t->res[1 + i];
+
+		if (res < 0 && (res != -EBADF ||
+				close_was_open(request, i, request->want_pidfd ? clone_res : -1))) {
+			result->error = -res;
 			result->step = (int)i;
 			reap(clone_res, request->want_pidfd);
-			goto out;
+			return;
 		}
 	}
 	for (i = 0; i < execs; i++) {
-		if (res[1 + n + i] == 0) {
+		if (t->res[1 + n + i] == 0) {
 			if (request->want_pidfd) {
 				result->pidfd = clone_res;
 				result->pid = pidfd_to_pid(clone_res);
 			} else {
 				result->pid = clone_res;
 			}
-			goto out;
+			return;
 		}
 	}
 
@@ -254,9 +338,8 @@ again:
 	{
 		bool denied = false;
 
-		error = 0;
 		for (i = 0; i < execs && !error; i++) {
-			int e = -res[1 + n + i];
+			int e = -t->res[1 + n + i];
 
 			if (request->exec_mode != COMPAT_EXEC_SEARCH || !compat_search_continues(e))
 				error = e;
@@ -268,11 +351,6 @@ again:
 	result->error = error;
 	result->step = COMPAT_STEP_EXEC;
 	reap(clone_res, request->want_pidfd);
-out:
-	if (ring_up)
-		io_uring_queue_exit(&ring);
-	free(candidates);
-	free(res);
 }
 
 const struct compat_backend compat_backend_iouring = {

@@ -1,5 +1,6 @@
 /* The exec and its PATH search, as DESIGN.md "PATH search semantics" states. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +29,66 @@ int compat_path_next(const char **cursor, const char *name, char candidate[PATH_
 	memcpy(candidate, entry, entry_len);
 	candidate[entry_len] = '/';
 	memcpy(candidate + entry_len + slash, name, name_len + 1);
+	return 0;
+}
+
+/* the candidates of a search, or its outcome when there are none; a count or -errno */
+static long candidates(const struct compat_spawn *request, size_t max, char **buf,
+		       size_t *size, int *stop)
+{
+	const char *cursor = request->search_path;
+	size_t name_len = strlen(request->path), entries = 1, off = 0;
+	long n = 0;
+
+	for (const char *p = cursor; (p = strchr(p, ':')) != NULL; p++)
+		entries++;
+	/* no candidate is longer than its entry, a '/', the name and a NUL */
+	size_t need = strlen(cursor) + entries * (name_len + 2);
+
+	if (need > *size) {
+		char *bigger = realloc(*buf, need);
+
+		if (!bigger)
+			return -ENOMEM;
+		*buf = bigger;
+		*size = need;
+	}
+	for (;;) {
+		int error = compat_path_next(&cursor, request->path, *buf + off);
+
+		if (error < 0)
+			return n;
+		if (error) {
+			*stop = error;
+			return n;
+		}
+		if ((size_t)++n > max)
+			return -E2BIG;
+		off += strlen(*buf + off) + 1;
+	}
+}
+
+size_t compat_path_candidates(const struct compat_spawn *request, size_t max, char **buf,
+			      size_t *size, int *stop, struct compat_result *result)
+{
+	long n;
+
+	*stop = 0;
+	n = candidates(request, max, buf, size, stop);
+	if (n > 0)
+		return (size_t)n;
+	if (n == -E2BIG) {
+		result->error = E2BIG;
+		result->step = COMPAT_STEP_REQUEST;
+		result->reason = "PATH has more entries than the backend can take";
+	} else if (n < 0) {
+		result->error = (int)-n;
+		result->step = COMPAT_STEP_CREATE;
+	} else {
+		/* no candidate at all, or the first one too long */
+		result->error = *stop ? *stop : ENOENT;
+		result->step = COMPAT_STEP_EXEC;
+	}
 	return 0;
 }
 
