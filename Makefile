@@ -24,6 +24,7 @@ deps:
 	@vm/install-deps
 
 include common-tests/build.mk
+include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include bench/bench.mk
 
@@ -79,7 +80,7 @@ $(addprefix check-guest-,$(SERIES)): check-guest-%: kernel-% tests
 # Runs every part even when one fails, then prints the summary.
 check: deps
 	@rm -rf build/results; status=0; \
-	for t in check-deps check-host check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
+	for t in check-deps check-host mutants check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; \
 	echo "== summary (matrix: build/results/matrix.md)"; \

@@ -72,6 +72,44 @@ Test(basic, relative_path_from_cwd)
 	probe_found_as(COMPAT_EXEC_PATH, AT_FDCWD, "./probe", 0);
 }
 
+/* In our cwd, old, ./prog exits 1; in new it exits 2. */
+static void enter_old(void)
+{
+	make_dir(scratch_path("old"));
+	make_dir(scratch_path("new"));
+	make_script(scratch_path("old/prog"), 1);
+	make_script(scratch_path("new/prog"), 2);
+	cr_assert_eq(chdir(scratch_path("old")), 0);
+}
+
+/* ./prog is taken from the cwd change_dir leaves (glibc's tst-spawn-chdir). */
+static void runs_new_prog(struct compat_action change_dir)
+{
+	struct tiny tiny;
+	struct compat_spawn request;
+
+	tiny_request(&tiny, &request, NULL, NULL);
+	request.path = "./prog";
+	request.actions = &change_dir;
+	request.n_actions = 1;
+	expect_exit(spawn_ok(&request), 2);
+}
+
+Test(basic, relative_path_after_chdir)
+{
+	enter_old();
+	runs_new_prog(compat_chdir("../new"));
+}
+
+Test(basic, relative_path_after_fchdir)
+{
+	enter_old();
+	int fd = open("../new", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	cr_assert_geq(fd, 0);
+	runs_new_prog(compat_fchdir(fd));
+}
+
 Test(basic, bare_name_is_a_path_not_searched)
 {
 	cr_assert_eq(setenv("PATH", "/nonexistent", 1), 0);

@@ -36,6 +36,8 @@ int open_file(const char *path, bool cloexec);
 char *fd_target(int fd);
 /* An fd number that is not open here. */
 int unused_fd(void);
+/* Our open fds; *count of them. */
+int *open_fds(size_t *count);
 
 /* A request for "tiny" with up to two arguments (NULL: fewer). */
 struct tiny {
@@ -64,6 +66,13 @@ int wait_status(pid_t pid);
 void expect_exit(pid_t pid, int code);
 void expect_no_children(void);
 
+/*
+ * Make sure our process group is ours alone (criterion may have made us a
+ * session leader already), so that kill(0, sig) reaches only us and our
+ * children.
+ */
+void own_process_group(void);
+
 /* Our cwd, umask, signal mask and handlers and fds, as text to compare. */
 char *parent_state(void);
 
@@ -76,7 +85,6 @@ struct probe {
 
 struct report_fd {
 	int fd;
-	bool cloexec;
 	int flags;
 	char *target;
 };
@@ -95,14 +103,29 @@ struct report {
 void probe_prepare(struct probe *probe, struct compat_spawn *request);
 /* Spawn, read the report, expect the probe to exit 0; closes the pipe. */
 void probe_run(struct probe *probe, const struct compat_spawn *request, struct report *report);
+/* The second half of probe_run(): the report of the probe spawned as pid. */
+void probe_read(struct probe *probe, pid_t pid, struct report *report);
 /* Run the probe with these actions into report. */
 void probe_with(struct report *report, const struct compat_action *actions, size_t count);
 /* The reported fd, or NULL when it was not open. */
 const struct report_fd *report_fd(const struct report *report, int fd);
 bool report_has_env(const struct report *report, const char *entry);
 
-/* Signal sets as the probe reports them. */
+/* Signal sets as the probe reports them, and back. */
 uint64_t signal_bits(const sigset_t *set);
+sigset_t signal_set(uint64_t bits);
+
+/*
+ * The signals a test can block, ignore and catch, as bits: 1 to 64 but
+ * SIGKILL and SIGSTOP, which cannot be, and 32 and 33, which glibc keeps for
+ * its threads (sigaction refuses them, sigprocmask leaves them alone).
+ */
+uint64_t settable_signals(void);
+/* Two sets that tell a signal from its neighbours: 1, 3, 5, ... and 2, 4, 6, ... */
+#define ODD_SIGNALS UINT64_C(0x5555555555555555)
+#define EVEN_SIGNALS UINT64_C(0xaaaaaaaaaaaaaaaa)
+/* The bit of signal sig. */
+#define SIGNAL_BIT(sig) (UINT64_C(1) << ((sig) - 1))
 
 /* Set a request's action list to the arguments. */
 #define ACTIONS(request, ...)                                                        \

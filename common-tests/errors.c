@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "corpus.h"
@@ -104,6 +105,25 @@ Test(errors, pidfd_not_left_after_failure)
 	request.want_pidfd = true;
 	spawn_fails(&request, ENOENT, COMPAT_STEP_EXEC);
 	cr_assert_str_eq(parent_state(), before);
+}
+
+/* A failed spawn reaps its own child, not an exited one the caller has not reaped. */
+Test(errors, failure_reaps_only_its_child)
+{
+	struct tiny tiny;
+	struct compat_spawn request;
+	struct compat_result result;
+	siginfo_t info;
+
+	tiny_request(&tiny, &request, NULL, NULL);
+	pid_t other = spawn_ok(&request);
+
+	cr_assert_eq(waitid(P_PID, (id_t)other, &info, WEXITED | WNOWAIT), 0);
+	request.path = scratch_path("missing");
+	spawn(&request, &result);
+	cr_assert_eq(result.error, ENOENT);
+	expect_exit(other, 0);
+	expect_no_children();
 }
 
 /* With want_failed_step the step must be named; spawn_fails() checks it. */

@@ -20,14 +20,52 @@ static char *scratch_file(const char *name)
 	return path;
 }
 
+/*
+ * The program has fd open on target. (Whether fd was close-on-exec cannot be
+ * seen there: the exec closed such fds. An fd too many or too few is what
+ * expect_fds_exactly() checks.)
+ */
 static void expect_fd(const struct report *report, int fd, const char *target)
 {
 	const struct report_fd *entry = report_fd(report, fd);
 
 	cr_assert(entry != NULL, "fd %d is not open in the child", fd);
 	cr_assert_str_eq(entry->target, target, "fd %d", fd);
-	cr_assert_not(entry->cloexec);
 }
+
+static bool listed(int fd, const int *list)
+{
+	for (; *list >= 0; list++)
+		if (*list == fd)
+			return true;
+	return false;
+}
+
+/*
+ * The program's fds are exactly ours that it inherits (open, without
+ * FD_CLOEXEC) but those in gone, plus those in added and its report fd
+ * (argv[1]). Both lists end with -1.
+ */
+static void expect_fds_exactly(const struct report *report, const int *added, const int *gone)
+{
+	size_t count;
+	int *ours = open_fds(&count), report_fd_number = atoi(report->argv[1]);
+
+	for (size_t i = 0; i < count; i++)
+		if (!(fcntl(ours[i], F_GETFD) & FD_CLOEXEC) && !listed(ours[i], gone))
+			cr_assert_not_null(report_fd(report, ours[i]), "inherited fd %d is missing",
+					   ours[i]);
+	for (size_t i = 0; i < report->nfds; i++) {
+		int fd = report->fds[i].fd;
+		bool inherited = fcntl(fd, F_GETFD) == 0 && !listed(fd, gone);
+
+		cr_assert(inherited || listed(fd, added) || fd == report_fd_number,
+			  "fd %d is open in the child", fd);
+	}
+	free(ours);
+}
+
+#define NONE ((const int[]){ -1 })
 
 static void expect_closed(const struct report *report, int fd)
 {
@@ -50,6 +88,7 @@ Test(files, close_alone)
 	PROBE_WITH(report, compat_close(closed));
 	expect_closed(&report, closed);
 	expect_fd(&report, kept, scratch_path("b"));
+	expect_fds_exactly(&report, NONE, (const int[]){ closed, -1 });
 }
 
 Test(files, close_not_open_is_no_error)
@@ -79,6 +118,7 @@ Test(files, dup2_alone)
 	PROBE_WITH(report, compat_dup2(fd, 20));
 	expect_fd(&report, 20, scratch_path("a"));
 	expect_closed(&report, fd);
+	expect_fds_exactly(&report, (const int[]){ 20, -1 }, NONE);
 }
 
 Test(files, dup2_onto_open_fd_replaces_it)
@@ -118,6 +158,7 @@ Test(files, open_alone)
 	PROBE_WITH(report, compat_open(22, AT_FDCWD, scratch_file("a"), O_RDONLY, 0));
 	expect_fd(&report, 22, scratch_path("a"));
 	cr_assert_eq(report_fd(&report, 22)->flags & O_ACCMODE, O_RDONLY);
+	expect_fds_exactly(&report, (const int[]){ 22, -1 }, NONE);
 }
 
 Test(files, open_onto_open_fd_replaces_it)
@@ -321,6 +362,7 @@ Test(files, cloexec_not_inherited_rest_are)
 	probe_with(&report, NULL, 0);
 	expect_fd(&report, plain, scratch_path("a"));
 	expect_closed(&report, cloexec);
+	expect_fds_exactly(&report, NONE, NONE);
 }
 
 /* fds first..first+3 open on file a */
@@ -405,4 +447,30 @@ Test(files, combination)
 	expect_fd(&report, 51, scratch_path("a"));
 	expect_fd(&report, 52, scratch_path("sub/new"));
 	cr_assert_str_eq(report.cwd, scratch_path("sub"));
+	expect_fds_exactly(&report, (const int[]){ 51, 52, -1 }, NONE);
+}
+
+/*
+ * A dup2 target shares our open file description, offset included (as
+ * glibc's tst-spawn checks): the probe writes its report through fd 40 at
+ * our offset, and our offset moves past it.
+ */
+Test(files, dup2_shares_file_offset)
+{
+	char *path = scratch_path("report");
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	char *argv[] = { "probe", "40", NULL }, start[11];
+	struct compat_spawn request = { .path = program("probe"), .argv = argv };
+	struct stat st;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "0123456789", 10), 10);
+	ACTIONS(request, compat_dup2(fd, 40));
+	expect_exit(spawn_ok(&request), 0);
+	cr_assert_eq(fstat(fd, &st), 0);
+	cr_assert_gt(st.st_size, 10, "the probe wrote nothing after our 10 bytes");
+	cr_assert_eq(lseek(fd, 0, SEEK_CUR), st.st_size, "our offset did not move with the child's");
+	cr_assert_eq(pread(fd, start, 10, 0), 10);
+	start[10] = '\0';
+	cr_assert_str_eq(start, "0123456789", "the child wrote from offset 0");
 }

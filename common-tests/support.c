@@ -243,23 +243,44 @@ void expect_no_children(void)
 	cr_assert_eq(errno, ECHILD);
 }
 
-static void put_fds(FILE *out)
+void own_process_group(void)
+{
+	cr_assert(getpgid(0) == getpid() || setpgid(0, 0) == 0, "setpgid: %s", strerror(errno));
+}
+
+int *open_fds(size_t *count)
 {
 	DIR *dir = opendir("/proc/self/fd");
 	struct dirent *entry;
+	int *fds = NULL;
 
 	cr_assert(dir != NULL);
+	*count = 0;
 	while ((entry = readdir(dir)) != NULL) {
 		int fd = atoi(entry->d_name);
 
 		if (entry->d_name[0] == '.' || fd == dirfd(dir))
 			continue;
-		char *target = fd_target(fd);
-
-		fprintf(out, "fd %d %s\n", fd, target);
-		free(target);
+		fds = realloc(fds, (*count + 1) * sizeof *fds);
+		cr_assert(fds != NULL);
+		fds[(*count)++] = fd;
 	}
 	closedir(dir);
+	return fds;
+}
+
+static void put_fds(FILE *out)
+{
+	size_t count;
+	int *fds = open_fds(&count);
+
+	for (size_t i = 0; i < count; i++) {
+		char *target = fd_target(fds[i]);
+
+		fprintf(out, "fd %d %s\n", fds[i], target);
+		free(target);
+	}
+	free(fds);
 }
 
 char *parent_state(void)
@@ -294,6 +315,22 @@ uint64_t signal_bits(const sigset_t *set)
 
 	for (int sig = 1; sig <= 64; sig++)
 		if (sigismember(set, sig) == 1)
-			bits |= UINT64_C(1) << (sig - 1);
+			bits |= SIGNAL_BIT(sig);
 	return bits;
+}
+
+sigset_t signal_set(uint64_t bits)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (int sig = 1; sig <= 64; sig++)
+		if (bits & SIGNAL_BIT(sig))
+			sigaddset(&set, sig);
+	return set;
+}
+
+uint64_t settable_signals(void)
+{
+	return ~(SIGNAL_BIT(SIGKILL) | SIGNAL_BIT(SIGSTOP) | SIGNAL_BIT(32) | SIGNAL_BIT(33));
 }
