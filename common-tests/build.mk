@@ -59,4 +59,11 @@ $(TESTS_OUT)/run-corpus $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
 	cp $< $@
 	chmod 755 $@
 
+# The kernel's clone3 selftests, from the worktree of series $(1), compiled
+# against its uapi headers $(2) (lib.mk takes KHDR_INCLUDES, not
+# /usr/include), into the folder of the target: every series changes
+# kernel/fork.c, and the guest of each runs them.
+clone3_selftests = $(MAKE) -s -C build/src/$(1)/tools/testing/selftests/clone3 \
+	OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(2))"
+
 -include $(LIBCOMPAT_OBJS:.o=.d) $(CORPUS_OBJS:.o=.d) $(PROGRAM_OBJS:.o=.d)

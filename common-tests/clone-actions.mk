@@ -19,11 +19,9 @@ CLONE_ACTIONS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) -std=gnu11 -D_GNU_SOURCE
 tests-clone-actions: $(TESTS_OUT)/clone-actions-abi $(TESTS_OUT)/clone-actions-stress \
 	$(TESTS_OUT)/clone3-selftests/clone3
 
-# lib.mk compiles against KHDR_INCLUDES: the series' headers, not /usr/include
 $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
-	$(MAKE) -s -C build/src/clone-actions/tools/testing/selftests/clone3 \
-		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_clone_actions))"
+	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
 
 $(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/proc-children.h \
 		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h

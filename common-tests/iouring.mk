@@ -19,7 +19,11 @@ IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 
 .PHONY: tests-iouring
 tests-iouring: $(TESTS_OUT)/iouring-abi $(TESTS_OUT)/iouring-stress \
-	$(TESTS_OUT)/iouring-child
+	$(TESTS_OUT)/iouring-child $(TESTS_OUT)/clone3-selftests-iouring/clone3
+
+$(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_uring.h
+	@mkdir -p $(@D)
+	$(call clone3_selftests,iouring,$(UAPI_INCLUDE_iouring))
 
 $(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
 		common-tests/proc-children.h $(UAPI_INCLUDE_iouring)/linux/io_uring.h
