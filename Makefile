@@ -27,6 +27,7 @@ include common-tests/build.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include bench/bench.mk
+include docs/docs.mk
 
 # Everything a guest runs: the corpus, each series' ABI and stress tests.
 tests: tests-iouring tests-clone-actions | deps
@@ -80,7 +81,7 @@ $(addprefix check-guest-,$(SERIES)): check-guest-%: kernel-% tests
 # Runs every part even when one fails, then prints the summary.
 check: deps
 	@rm -rf build/results; status=0; \
-	for t in check-deps check-host mutants check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
+	for t in check-deps check-docs check-host mutants crippled check-harness $(addprefix check-guest-,$(SERIES)) check-bench; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; \
 	echo "== summary (matrix: build/results/matrix.md)"; \

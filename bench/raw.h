@@ -3,9 +3,10 @@
  * tuned program would call it, beside the libcompat backend that wraps it.
  * What a long-lived program makes once is made before timing, per thread
  * and cell (prepare): io_uring's ring and chain, clone3's clone_args and
- * action list; a spawn is then one io_uring_enter() or one clone3(). Each
- * method is in a file of its own, compiled against its series' uapi
- * headers (bench/bench.mk).
+ * action list; a spawn is then one io_uring_enter() or one clone3(). A
+ * method that can start many spawns with one call (io_uring) also has
+ * submit and collect, for the asynchronous cell. Each method is in a file
+ * of its own, compiled against its series' uapi headers (bench/bench.mk).
  */
 #ifndef SPAWNBENCH_RAW_H
 #define SPAWNBENCH_RAW_H
@@ -21,7 +22,11 @@ struct raw_job {
 	char *const *envp;
 	int n_dup2;			/* dup2(devnull, 0 .. n_dup2 - 1) in the child */
 	int devnull;
+	unsigned int batch;		/* the most spawns one submit() starts; 0: one */
 };
+
+/* the largest batch */
+#define RAW_MAX_BATCH 64
 
 struct raw_method {
 	/* NULL if the method can express the job, else why not; NULL: every job */
@@ -30,6 +35,16 @@ struct raw_method {
 	void *(*prepare)(const struct raw_job *job);
 	/* one spawn: the child's pid, or -errno with no child left */
 	pid_t (*spawn)(void *prepared);
+	/*
+	 * NULL, or: start n <= batch spawns with one call and return at once;
+	 * 0 or -errno (then nothing is left to collect)
+	 */
+	int (*submit)(void *prepared, unsigned int n);
+	/*
+	 * after submit(n): wait until the n spawns are started; pids[i] = the
+	 * child's pid, or -errno with no child left; 0 or -errno
+	 */
+	int (*collect)(void *prepared, pid_t *pids, unsigned int n);
 	void (*release)(void *prepared);
 };
 

@@ -4,9 +4,9 @@
  *
  * Methods: fork+execve, vfork+execve, posix_spawn, posix_spawnp (raw glibc
  * calls); iouring-raw and clone-actions-raw, each series' ABI called
- * directly as a tuned program would (bench/raw.h); iouring and
- * clone-actions, the same through libcompat's backends, so that the
- * library's cost shows beside the ABI's. The kernel methods run when the
+ * directly as a tuned program would (bench/raw.h); vfork, iouring and
+ * clone-actions, libcompat's backends, so that the library's cost shows
+ * beside the call it wraps. The kernel methods run when the
  * running kernel has the series (libcompat's probe decides). Every method
  * spawns the same child, `stamp FD`, which writes CLOCK_MONOTONIC on FD
  * with its first instructions; the parent
@@ -15,6 +15,7 @@
  *   roundtrip = t2 - t0      spawn + wait
  * Within a cell (one setting of the parent) the methods take turns in
  * blocks of --block spawns, after --warmup spawns each that are not kept.
+ * The asynchronous cell (async_cell) starts k spawns before reaping any.
  *
  * Output: one TSV row per (cell, param, method, metric) on --out.
  */
@@ -54,11 +55,13 @@ static struct {
 	long block;
 	long tput;		/* spawns per thread and repetition */
 	long tput_reps;
+	long async_spawns;	/* async cell: spawns per method, k and kind of round */
+	long async_work;	/* async cell: the parent's work units per spawn */
 } opt = {
 	.tmp = "/tmp",
-	.cells = "base,memory,path,env,dup2,tput",
+	.cells = "base,memory,path,env,dup2,tput,async",
 	.iters = 1000, .sweep_iters = 100, .mem_iters = 30, .warmup = 5,
-	.block = 10, .tput = 50, .tput_reps = 3,
+	.block = 10, .tput = 50, .tput_reps = 3, .async_spawns = 320, .async_work = 100,
 };
 
 static void die(const char *what)
@@ -94,6 +97,7 @@ static struct method methods[] = {
 	{ .name = "vfork+execve", .kind = RAW_VFORK },
 	{ .name = "posix_spawn", .kind = RAW_POSIX_SPAWN },
 	{ .name = "posix_spawnp", .kind = RAW_POSIX_SPAWNP },
+	{ .name = "vfork", .kind = COMPAT, .backend = "vfork" },
 	{ .name = "iouring-raw", .kind = RAW_ABI, .backend = "iouring", .raw = &raw_iouring },
 	{ .name = "iouring", .kind = COMPAT, .backend = "iouring" },
 	{ .name = "clone-actions-raw", .kind = RAW_ABI, .backend = "clone-actions",
@@ -144,6 +148,7 @@ struct job {
 	int misses;		/* with name: the PATH entries before the child's folder */
 	int n_dup2;		/* dup2(devnull, 0..n_dup2-1) in the child */
 	int devnull;
+	unsigned int batch;	/* async cell: spawns per submission */
 	posix_spawn_file_actions_t files;
 };
 
@@ -166,6 +171,7 @@ static void raw_job(const struct job *job, char *const argv[], const char *paths
 		.envp = job->envp,
 		.n_dup2 = job->n_dup2,
 		.devnull = job->devnull,
+		.batch = job->batch,
 	};
 }
 
@@ -636,6 +642,201 @@ static void throughput_cell(const struct job *job, int nthreads)
 		(double)(now_ns() - start) / 1e9);
 }
 
+/* --- asynchronous cells ----------------------------------------------------------- */
+
+/*
+ * k spawns before the first reap. iouring-raw submits k CLONE+EXEC chains
+ * with one io_uring_enter() that does not wait, and takes the pids from
+ * the CLONE CQEs afterwards; the others make k spawns back to back. Then
+ * the k children are reaped with waitpid. Two kinds of round take turns:
+ *   free     spawns_per_s = k / (first spawn call .. last reap)
+ *   working  between the spawn calls and the reap the parent does
+ *            k x --async-work units of its own work; parent_ns = first
+ *            spawn call .. end of that work. "no-spawn" does the same
+ *            work alone: the slowdown of a parent that keeps working is
+ *            a method's parent_ns over no-spawn's.
+ */
+#define ASYNC_METHODS "vfork+execve,posix_spawn,clone-actions-raw,iouring-raw"
+#define ASYNC_MAX_K 32
+
+static struct method no_spawn = { .name = "no-spawn", .selected = true };
+static volatile uint64_t work_sink;
+
+/* The parent's work: a unit is 256 dependent multiply-adds. */
+static void __attribute__((noinline)) work(long units)
+{
+	uint64_t x = work_sink;
+
+	for (long i = 0; i < units * 256; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	work_sink = x;
+}
+
+static bool batches(const struct method *m)
+{
+	return m->kind == RAW_ABI && m->raw->submit;
+}
+
+/* One round: k spawns (none for no-spawn), `units` of work, the reap. 0 or an errno value. */
+static int async_round(const struct method *m, const struct job *job, void *prepared,
+		       unsigned int k, long units, uint64_t *parent, uint64_t *round)
+{
+	pid_t pids[ASYNC_MAX_K];
+	unsigned int started = 0;
+	int error = 0, status;
+	uint64_t t0 = now_ns();
+
+	if (m == &no_spawn)
+		k = 0;
+	else if (batches(m)) {
+		error = -m->raw->submit(prepared, k);
+		started = error ? 0 : k;
+	} else {
+		while (started < k) {
+			int pidfd;
+			pid_t pid = spawn_one(m, job, stamp_argv, prepared, &pidfd);
+
+			if (pidfd >= 0)
+				close(pidfd);
+			if (pid < 0) {
+				error = -pid;
+				break;
+			}
+			pids[started++] = pid;
+		}
+	}
+	work(units);
+	uint64_t t1 = now_ns();
+
+	if (started && batches(m)) {
+		int ret = m->raw->collect(prepared, pids, started);
+
+		if (ret < 0) {
+			error = -ret;
+			started = 0;
+		}
+	}
+	for (unsigned int i = 0; i < started; i++) {
+		if (pids[i] < 0) {
+			error = error ? error : -pids[i];
+			continue;
+		}
+		while (waitpid(pids[i], &status, 0) < 0)
+			if (errno != EINTR) {
+				status = -1;
+				break;
+			}
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			error = error ? error : ECHILD;
+	}
+	*round = now_ns() - t0;
+	*parent = t1 - t0;
+	drain_stamps();
+	return error;
+}
+
+struct async_run {
+	struct method *m;
+	void *prepared;
+	double *rate;		/* free rounds: spawns/s */
+	uint64_t *parent;	/* working rounds: ns */
+	long n;
+	int error;
+	bool active;
+};
+
+static void async_rows(const char *param, struct async_run *a, unsigned int k)
+{
+	if (a->error) {
+		char status[160];
+
+		snprintf(status, sizeof status, "error: %s after %ld rounds of %u",
+			 strerror(a->error), a->n, k);
+		if (a->m != &no_spawn)
+			row_status("async", param, a->m, "spawns_per_s", status);
+		row_status("async", param, a->m, "parent_ns", status);
+		fprintf(stderr, "spawnbench: async %s %s: %s\n", param, a->m->name, status);
+		return;
+	}
+	if (a->m != &no_spawn)
+		row_values("async", param, a->m, "spawns_per_s", "1/s", a->rate, (size_t)a->n);
+	row_samples("async", param, a->m, "parent_ns", a->parent, (size_t)a->n);
+}
+
+static void async_cell(const struct job *base, unsigned int k)
+{
+	struct async_run runs[N_METHODS + 1];
+	size_t n_runs = 0;
+	struct job job = *base;
+	long rounds = (opt.async_spawns + k - 1) / k, turn = (opt.block + k - 1) / k;
+	long units = (long)k * opt.async_work;
+	char param[8];
+	uint64_t start = now_ns(), parent, round;
+
+	job.batch = k;
+	snprintf(param, sizeof param, "%u", k);
+	fprintf(stderr, "spawnbench: [%d/%d] async k=%u: %ld rounds per method and kind\n",
+		++cell_no, cell_total, k, rounds);
+	for (size_t i = 0; i <= N_METHODS; i++) {
+		struct method *m = i < N_METHODS ? &methods[i] : &no_spawn;
+		struct async_run *a = &runs[n_runs];
+		const char *status = NULL;
+
+		if (!m->selected)
+			continue;
+		if (m != &no_spawn && !in_list(ASYNC_METHODS, m->name))
+			status = "unsupported: not one of the asynchronous cell's methods";
+		else if (m != &no_spawn)
+			status = cannot_run(m, &job);
+		if (status) {
+			row_status("async", param, m, "spawns_per_s", status);
+			row_status("async", param, m, "parent_ns", status);
+			continue;
+		}
+		*a = (struct async_run){ .m = m };
+		a->rate = malloc((size_t)rounds * sizeof(double));
+		a->parent = malloc((size_t)rounds * sizeof(uint64_t));
+		if (!a->rate || !a->parent)
+			die("malloc");
+		a->error = prepare(m, &job, stamp_argv, &a->prepared);
+		a->active = !a->error;
+		/* warm-up: free rounds, not kept */
+		for (long w = 0; a->active && w < (opt.warmup + k - 1) / k; w++)
+			if ((a->error = async_round(m, &job, a->prepared, k, 0, &parent, &round)))
+				a->active = false;
+		n_runs++;
+	}
+	for (bool more = true; more; ) {
+		more = false;
+		for (struct async_run *a = runs; a < runs + n_runs; a++) {
+			for (long t = 0; a->active && t < turn && a->n < rounds; t++) {
+				if (a->m != &no_spawn) {
+					a->error = async_round(a->m, &job, a->prepared, k, 0, &parent,
+							       &round);
+					if (a->error)
+						break;
+					a->rate[a->n] = (double)k * 1e9 / (double)round;
+				}
+				if ((a->error = async_round(a->m, &job, a->prepared, k, units,
+							    &a->parent[a->n], &round)))
+					break;
+				a->n++;
+			}
+			a->active = a->active && !a->error;
+			if (a->active && a->n < rounds)
+				more = true;
+		}
+	}
+	for (struct async_run *a = runs; a < runs + n_runs; a++) {
+		release(a->m, a->prepared);
+		async_rows(param, a, k);
+		free(a->rate);
+		free(a->parent);
+	}
+	fprintf(stderr, "spawnbench: async k=%u: done in %.1f s\n", k,
+		(double)(now_ns() - start) / 1e9);
+}
+
 /* --- the parent's settings -------------------------------------------------------- */
 
 static void *memory;
@@ -772,10 +973,14 @@ static const char *const feature_names[COMPAT_FEATURES] = {
 	[COMPAT_FEAT_CLOSE_RANGE] = "close_range, any range or flags",
 	[COMPAT_FEAT_SETSID] = "setsid",
 	[COMPAT_FEAT_SETPGID] = "setpgid",
-	[COMPAT_FEAT_ANY_ORDER] = "setsid/setpgid in any order, repeated",
+	[COMPAT_FEAT_ANY_ORDER] = "setsid/setpgid/scheduling/resetids in any order, repeated",
 	[COMPAT_FEAT_SIGMASK] = "set the signal mask",
 	[COMPAT_FEAT_SIGDEFAULT] = "reset signals to default",
 	[COMPAT_FEAT_UMASK] = "umask",
+	[COMPAT_FEAT_RESETIDS] = "reset the effective ids to the real ones",
+	[COMPAT_FEAT_SETSCHEDULER] = "scheduling policy",
+	[COMPAT_FEAT_SETSCHEDPARAM] = "scheduling priority alone",
+	[COMPAT_FEAT_TCSETPGRP] = "tcsetpgrp (foreground process group)",
 	[COMPAT_FEAT_EXEC_AT] = "exec by dirfd / execveat flags",
 	[COMPAT_FEAT_SEARCH] = "PATH search (caller's PATH)",
 	[COMPAT_FEAT_SEARCH_STRING] = "PATH search in a given PATH string",
@@ -813,11 +1018,12 @@ static void usage(FILE *to)
 		"  --out FILE         results as TSV (default: standard output)\n"
 		"  --stamp PATH       the child (default: stamp next to spawnbench)\n"
 		"  --tmp DIR          where the PATH folders are made (default /tmp)\n"
-		"  --cells LIST       of base,memory,path,env,dup2,tput (default: all)\n"
+		"  --cells LIST       of base,memory,path,env,dup2,tput,async (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
-		"                     iouring-raw,iouring,clone-actions-raw,clone-actions\n"
-		"                     (default: all); iouring and clone-actions go through\n"
-		"                     libcompat, the -raw ones call the series' ABI directly\n"
+		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions\n"
+		"                     (default: all); vfork, iouring and clone-actions are\n"
+		"                     libcompat's backends, the -raw ones call the series'\n"
+		"                     ABI directly\n"
 		"  --iters N          spawns per method in the base cell (default %ld)\n"
 		"  --sweep-iters N    in the other latency cells (default %ld)\n"
 		"  --mem-iters N      with touched parent memory (default %ld)\n"
@@ -825,12 +1031,16 @@ static void usage(FILE *to)
 		"  --block N          spawns per method per turn (default %ld)\n"
 		"  --tput N           spawns per thread in a throughput run (default %ld)\n"
 		"  --tput-reps N      throughput runs per method (default %ld)\n"
+		"  --async-spawns N   async cell: spawns per method, k and kind of round\n"
+		"                     (default %ld; k = 1, 8, 32 spawns before the reap)\n"
+		"  --async-work N     async cell: the parent's work per spawn in a working\n"
+		"                     round, in units of 256 multiply-adds (default %ld)\n"
 		"  --aslr             keep address space randomisation (default: off, so\n"
 		"                     that the page tables fork copies are alike run to run)\n"
 		"  --list             print the methods and whether they run here\n"
 		"  --caps             print the libcompat capability table (TSV)\n",
 		opt.iters, opt.sweep_iters, opt.mem_iters, opt.warmup, opt.block, opt.tput,
-		opt.tput_reps);
+		opt.tput_reps, opt.async_spawns, opt.async_work);
 }
 
 static long number(const char *arg)
@@ -887,6 +1097,8 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--block") == 0) opt.block = number(v);
 		else if (strcmp(a, "--tput") == 0) opt.tput = number(v);
 		else if (strcmp(a, "--tput-reps") == 0) opt.tput_reps = number(v);
+		else if (strcmp(a, "--async-spawns") == 0) opt.async_spawns = number(v);
+		else if (strcmp(a, "--async-work") == 0) opt.async_work = number(v);
 		else { usage(stderr); return 2; }
 		if (takes)
 			i++;
@@ -927,10 +1139,12 @@ int main(int argc, char **argv)
 
 	uname(&u);
 	fprintf(out, "# spawnbench kernel=%s machine=%s cpus=%ld clock=CLOCK_MONOTONIC aslr=%s iters=%ld "
-		"sweep_iters=%ld mem_iters=%ld warmup=%ld block=%ld tput=%ld tput_reps=%ld\n",
+		"sweep_iters=%ld mem_iters=%ld warmup=%ld block=%ld tput=%ld tput_reps=%ld "
+		"async_spawns=%ld async_work=%ld\n",
 		u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
 		personality(0xffffffff) & ADDR_NO_RANDOMIZE ? "off" : "on", opt.iters, opt.sweep_iters,
-		opt.mem_iters, opt.warmup, opt.block, opt.tput, opt.tput_reps);
+		opt.mem_iters, opt.warmup, opt.block, opt.tput, opt.tput_reps, opt.async_spawns,
+		opt.async_work);
 	for (size_t i = 0; i < N_METHODS; i++)
 		if (methods[i].selected)
 			fprintf(out, "# method %s: %s\n", methods[i].name,
@@ -951,7 +1165,8 @@ int main(int argc, char **argv)
 
 	cell_total = in_list(opt.cells, "base") + 4 * in_list(opt.cells, "memory") +
 		     5 * in_list(opt.cells, "path") + 2 * in_list(opt.cells, "env") +
-		     2 * in_list(opt.cells, "dup2") + 2 * in_list(opt.cells, "tput");
+		     2 * in_list(opt.cells, "dup2") + 2 * in_list(opt.cells, "tput") +
+		     3 * in_list(opt.cells, "async");
 	if (in_list(opt.cells, "base"))
 		latency_cell("base", "-", &job, opt.iters);
 	if (in_list(opt.cells, "memory")) {
@@ -1014,6 +1229,12 @@ int main(int argc, char **argv)
 	if (in_list(opt.cells, "tput")) {
 		throughput_cell(&job, 1);
 		throughput_cell(&job, 2);
+	}
+	if (in_list(opt.cells, "async")) {
+		static const unsigned int ks[] = { 1, 8, ASYNC_MAX_K };
+
+		for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+			async_cell(&job, ks[i]);
 	}
 	fprintf(out, "# done in %.1f s\n", (double)(now_ns() - start) / 1e9);
 	fprintf(stderr, "spawnbench: all cells done in %.1f s\n", (double)(now_ns() - start) / 1e9);

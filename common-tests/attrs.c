@@ -1,16 +1,25 @@
-/* Suite attrs: session, process group, signal mask and dispositions, umask. */
+/*
+ * Suite attrs: session, process group, signal mask and dispositions, umask,
+ * credentials, scheduling and the terminal's foreground group.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "corpus.h"
+#include "proc-children.h"
 
 TestSuite(attrs);
 
@@ -48,22 +57,37 @@ Test(attrs, setpgid_zero_new_group)
 	cr_assert_eq(report.sid, getsid(0));
 }
 
+/*
+ * A pipe whose read end becomes our stdin, which children inherit (a dup2
+ * action would do, but a backend's broken dup2 would leave them reading
+ * criterion's stdin, which never ends); returns the write end: closing it
+ * ends them.
+ */
+static int stdin_feed(void)
+{
+	int fds[2];
+
+	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0);
+	cr_assert_eq(dup2(fds[0], 0), 0);
+	cr_assert_eq(close(fds[0]), 0);
+	return fds[1];
+}
+
 Test(attrs, setpgid_existing_group)
 {
-	int feed[2];
+	int feed = stdin_feed();
 	struct tiny tiny;
 	struct compat_spawn request;
 	struct report report;
 
 	/* a group leader that lives until its stdin closes */
-	cr_assert_eq(pipe2(feed, O_CLOEXEC), 0);
 	tiny_request(&tiny, &request, "wait", NULL);
-	ACTIONS(request, compat_setpgid(0), compat_dup2(feed[0], 0));
+	ACTIONS(request, compat_setpgid(0));
 	pid_t leader = spawn_ok(&request);
 
 	PROBE_WITH(report, compat_setpgid(leader));
 	cr_assert_eq(report.pgid, leader);
-	cr_assert_eq(close(feed[1]), 0);
+	cr_assert_eq(close(feed), 0);
 	expect_exit(leader, 0);
 }
 
@@ -363,4 +387,284 @@ Test(attrs, umask_last_wins)
 
 	PROBE_WITH(report, compat_umask(0077), compat_umask(0002));
 	cr_assert_eq(report.umask, 0002);
+}
+
+/* Real uid 1000 and gid 2000, effective and saved ids 0. */
+static void set_real_ids(void)
+{
+	if (setresgid(2000, 0, 0) != 0 || setresuid(1000, 0, 0) != 0)
+		cr_skip_test("needs root: setresuid/setresgid: %s", strerror(errno));
+}
+
+Test(attrs, resetids_takes_real_ids)
+{
+	struct report report;
+
+	set_real_ids();
+	PROBE_WITH(report, compat_resetids());
+	cr_assert_eq(report.euid, 1000, "effective uid %u", (unsigned int)report.euid);
+	cr_assert_eq(report.egid, 2000, "effective gid %u", (unsigned int)report.egid);
+	cr_assert_eq(report.uid, 1000);
+	cr_assert_eq(report.gid, 2000);
+	cr_assert(geteuid() == 0 && getegid() == 0, "the caller's effective ids changed");
+}
+
+Test(attrs, effective_ids_inherited)
+{
+	struct report report;
+
+	set_real_ids();
+	probe_with(&report, NULL, 0);
+	cr_assert_eq(report.euid, 0);
+	cr_assert_eq(report.egid, 0);
+	cr_assert_eq(report.uid, 1000);
+	cr_assert_eq(report.gid, 2000);
+}
+
+static void set_scheduler(int policy, int priority)
+{
+	const struct sched_param param = { .sched_priority = priority };
+
+	if (sched_setscheduler(0, policy, &param) != 0) {
+		cr_assert_eq(errno, EPERM, "sched_setscheduler: %s", strerror(errno));
+		cr_skip_test("needs root: a realtime policy: %s", strerror(errno));
+	}
+}
+
+static void expect_sched(const struct report *report, int policy, int priority)
+{
+	cr_assert_eq(report->policy, policy, "policy %d, expected %d", report->policy, policy);
+	cr_assert_eq(report->priority, priority, "priority %d, expected %d", report->priority,
+		     priority);
+}
+
+/* SCHED_FIFO and SCHED_RR need privilege (checked on ourselves first). */
+Test(attrs, setscheduler_realtime)
+{
+	const struct { int policy, priority; } wanted[] = { { SCHED_FIFO, 1 }, { SCHED_RR, 2 } };
+
+	set_scheduler(SCHED_FIFO, 1);
+	set_scheduler(SCHED_OTHER, 0);
+	for (size_t i = 0; i < 2; i++) {
+		struct report report;
+
+		PROBE_WITH(report, compat_setscheduler(wanted[i].policy, wanted[i].priority));
+		expect_sched(&report, wanted[i].policy, wanted[i].priority);
+	}
+}
+
+/* Unprivileged: glibc's posix_spawnattr_setschedpolicy() refuses these two. */
+Test(attrs, setscheduler_batch_and_idle)
+{
+	const int policies[] = { SCHED_BATCH, SCHED_IDLE };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct report report;
+
+		PROBE_WITH(report, compat_setscheduler(policies[i], 0));
+		expect_sched(&report, policies[i], 0);
+	}
+}
+
+/* The priority alone: the policy is the caller's (SCHED_RR here). */
+Test(attrs, setschedparam_keeps_policy)
+{
+	struct report report;
+
+	set_scheduler(SCHED_RR, 1);
+	PROBE_WITH(report, compat_setschedparam(2));
+	expect_sched(&report, SCHED_RR, 2);
+}
+
+Test(attrs, scheduling_inherited)
+{
+	struct report report;
+
+	set_scheduler(SCHED_BATCH, 0);
+	probe_with(&report, NULL, 0);
+	expect_sched(&report, SCHED_BATCH, 0);
+}
+
+/* SCHED_OTHER takes only priority 0: the system call's EINVAL, at its step. */
+Test(attrs, setscheduler_bad_priority_einval)
+{
+	FAILS_WITH(EINVAL, 0, compat_setscheduler(SCHED_OTHER, 1));
+}
+
+/*
+ * A pty master. A guest's devtmpfs has /dev/ptmx, but nothing mounts
+ * devpts on /dev/pts, which /dev/ptmx needs: then a devpts of the test's
+ * own, in a mount namespace of the test's process, detached once open.
+ */
+static int pty_master(void)
+{
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (master >= 0)
+		return master;
+	int why = errno;
+	char *pts = scratch_path("pts");
+
+	make_dir(pts);
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("devpts", pts, "devpts", 0, "ptmxmode=0600") != 0)
+		cr_skip_test("no pty: /dev/ptmx: %s; a devpts of our own: %s", strerror(why),
+			     strerror(errno));
+	master = open(scratch_path("pts/ptmx"), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	cr_assert(master >= 0, "open ptmx: %s", strerror(errno));
+	return master;
+}
+
+/*
+ * A new pty becomes our controlling terminal (criterion runs each test in
+ * a session leader without one); returns the slave's fd. The master stays
+ * open until the test's process ends.
+ */
+static int controlling_terminal(void)
+{
+	int master = pty_master();
+
+	cr_assert_eq(unlockpt(master), 0, "unlockpt: %s", strerror(errno));
+	int slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	cr_assert(slave >= 0, "TIOCGPTPEER: %s", strerror(errno));
+	umount2(scratch_path("pts"), MNT_DETACH);	/* when pty_master() mounted it */
+	cr_assert(getsid(0) == getpid() || setsid() >= 0, "setsid: %s", strerror(errno));
+	cr_assert_eq(ioctl(slave, TIOCSCTTY, 0), 0, "TIOCSCTTY: %s", strerror(errno));
+	cr_assert_eq(tcgetpgrp(slave), getpgrp());
+	return slave;
+}
+
+/* A child that waits for its stdin (stdin_feed()) to close. */
+struct waiting {
+	struct tiny tiny;
+	struct compat_action actions[2];
+	struct compat_spawn request;
+};
+
+/*
+ * The child in group pgid (0: a new one); with a terminal (not -1), it
+ * puts its group in the terminal's foreground.
+ */
+static void waiting_request(struct waiting *child, pid_t pgid, int terminal)
+{
+	tiny_request(&child->tiny, &child->request, "wait", NULL);
+	child->actions[0] = compat_setpgid(pgid);
+	child->actions[1] = compat_tcsetpgrp(terminal);
+	child->request.actions = child->actions;
+	child->request.n_actions = terminal == -1 ? 1 : 2;
+}
+
+/*
+ * A thread that kills every child of ours that stops: a setup that runs
+ * tcsetpgrp from a background group with SIGTTOU deliverable stops there,
+ * and the spawn would never return (a vfork caller blocks the signals a
+ * test timeout would use).
+ */
+struct stop_watch {
+	pthread_t thread;
+	bool done;		/* atomic */
+	pid_t stopped;		/* the first child found stopped, and killed */
+};
+
+static pid_t stopped_child(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *entry;
+	pid_t found = 0;
+
+	while (proc && !found && (entry = readdir(proc)) != NULL) {
+		char buf[512], state;
+		const char *fields = proc_stat_fields(entry->d_name, buf, sizeof buf);
+		int ppid;
+
+		if (fields && sscanf(fields, "%c %d", &state, &ppid) == 2 && ppid == getpid() &&
+		    (state == 'T' || state == 't'))
+			found = atoi(entry->d_name);
+	}
+	if (proc)
+		closedir(proc);
+	return found;
+}
+
+static void *watch_stops(void *arg)
+{
+	struct stop_watch *watch = arg;
+
+	while (!__atomic_load_n(&watch->done, __ATOMIC_ACQUIRE)) {
+		pid_t stopped = stopped_child();
+
+		if (stopped) {
+			kill(stopped, SIGKILL);
+			if (watch->stopped == 0)
+				watch->stopped = stopped;
+		}
+		usleep(20000);
+	}
+	return NULL;
+}
+
+/* spawn_ok() under a stop_watch: no child may stop meanwhile. */
+static pid_t spawn_unstopped(const struct compat_spawn *request)
+{
+	struct stop_watch watch = { .done = false };
+
+	cr_assert_eq(pthread_create(&watch.thread, NULL, watch_stops, &watch), 0);
+	pid_t pid = spawn_ok(request);
+
+	__atomic_store_n(&watch.done, true, __ATOMIC_RELEASE);
+	cr_assert_eq(pthread_join(watch.thread, NULL), 0);
+	cr_assert_eq(watch.stopped, 0, "child %d stopped during the spawn (SIGTTOU?), killed",
+		     watch.stopped);
+	return pid;
+}
+
+static void expect_foreground(int terminal, pid_t group)
+{
+	pid_t foreground = tcgetpgrp(terminal);
+
+	cr_assert_eq(foreground, group, "foreground group %d, expected %d", foreground, group);
+}
+
+/* The group the child made is the terminal's foreground group. */
+Test(attrs, tcsetpgrp_own_group, .init = scratch_create, .fini = scratch_remove)
+{
+	int terminal = controlling_terminal(), feed = stdin_feed();
+	struct waiting child;
+
+	waiting_request(&child, 0, terminal);
+	pid_t pid = spawn_unstopped(&child.request);
+
+	expect_foreground(terminal, pid);
+	cr_assert_eq(close(feed), 0);
+	expect_exit(pid, 0);
+}
+
+/* The child's group, not its pid: it joins a group another child leads. */
+Test(attrs, tcsetpgrp_joined_group, .init = scratch_create, .fini = scratch_remove)
+{
+	int terminal = controlling_terminal(), feed = stdin_feed();
+	struct waiting leader, member;
+
+	waiting_request(&leader, 0, -1);
+	waiting_request(&member, 0, terminal);
+	skip_if_refused(&member.request);
+	pid_t leader_pid = spawn_ok(&leader.request);
+
+	expect_foreground(terminal, getpgrp());
+	member.actions[0] = compat_setpgid(leader_pid);
+	pid_t member_pid = spawn_unstopped(&member.request);
+
+	expect_foreground(terminal, leader_pid);
+	cr_assert_eq(close(feed), 0);
+	expect_exit(leader_pid, 0);
+	expect_exit(member_pid, 0);
+}
+
+Test(attrs, tcsetpgrp_not_a_terminal_enotty)
+{
+	int fds[2];
+
+	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0);
+	FAILS_WITH(ENOTTY, 0, compat_tcsetpgrp(fds[0]));
 }

@@ -28,7 +28,8 @@ CORPUS_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(CORPUS_SRCS))
 PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs/*.c))
 
 .PHONY: tests
-tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny backends run-corpus guest-check)
+tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny bigbss backends run-corpus \
+	pinned expected.txt guest-check)
 
 $(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c | deps
 	@mkdir -p $(@D)
@@ -50,14 +51,18 @@ $(TESTS_OUT)/backends: $(TESTS_OBJ)/common-tests/programs/backends.o $(TESTS_OUT
 	$(CC) -o $@ $^ $(LIBCOMPAT_LIBS)
 
 # the children are static: quick to start in a guest, nothing to look up
-$(TESTS_OUT)/probe $(TESTS_OUT)/tiny: $(TESTS_OUT)/%: $(TESTS_OBJ)/common-tests/programs/%.o
+$(TESTS_OUT)/probe $(TESTS_OUT)/tiny $(TESTS_OUT)/bigbss: $(TESTS_OUT)/%: $(TESTS_OBJ)/common-tests/programs/%.o
 	@mkdir -p $(@D)
 	$(CC) -static -o $@ $<
 
-$(TESTS_OUT)/run-corpus $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
+$(TESTS_OUT)/run-corpus $(TESTS_OUT)/pinned $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@
+
+$(TESTS_OUT)/expected.txt: common-tests/expected.txt
+	@mkdir -p $(@D)
+	cp $< $@
 
 # The kernel's clone3 selftests, from the worktree of series $(1), compiled
 # against its uapi headers $(2) (lib.mk takes KHDR_INCLUDES, not

@@ -9,8 +9,12 @@
  * "no SIGCHLD" is sigpending(). The programs it execs are the corpus'
  * static probe (next to this binary) and /bin/true.
  */
+#include "audit-netlink.h"
 #include "clone-actions-spawn.h"
+#include "fuse-stall.h"
 #include "proc-children.h"
+#include "seccomp-filter.h"
+#include "tracefs.h"
 #include <linux/close_range.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -29,8 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -42,7 +48,7 @@
 
 static char *const true_argv[] = { "true", NULL };
 static char *const empty_envp[] = { NULL };
-static char probe_path[PATH_MAX];
+static char probe_path[PATH_MAX], bigbss_path[PATH_MAX];
 
 static long clone3_raw(void *args, size_t size)
 {
@@ -142,34 +148,48 @@ static void assert_no_trace(void)
 	cr_assert_eq(sigismember(&pending, SIGCHLD), 0, "SIGCHLD was sent");
 }
 
-/* Expect the spawn to fail with err at index, and leave nothing behind. */
-static void expect_failure(const struct clone_action *actions, size_t n, int err,
-			   uint32_t index)
+/* Expect the spawn to fail with err at index, and leave nothing behind; what names the case. */
+static void expect_refused(const struct clone_action *actions, size_t n, int err,
+			   uint32_t index, const char *what)
 {
 	uint32_t failed = 0x5a5a5a5a;
 	long ret = spawn(actions, n, &failed);
 
-	cr_assert_eq(ret, -err, "expected %s, got %ld (%s) at %" PRIu32, strerror(err), ret,
+	cr_assert_eq(ret, -err, "%s%sexpected %s, got %ld (%s) at %" PRIu32, what,
+		     *what ? ": " : "", strerror(err), ret,
 		     ret < 0 ? strerror((int)-ret) : "a child", failed);
 	cr_assert_eq(failed, index, "failed index %" PRIu32 ", expected %" PRIu32, failed,
 		     index);
 	assert_no_trace();
 }
 
+static void expect_failure(const struct clone_action *actions, size_t n, int err,
+			   uint32_t index)
+{
+	expect_refused(actions, n, err, index, "");
+}
+
+/* path = the program name next to this binary */
+static void sibling_path(char *path, const char *name)
+{
+	ssize_t len = readlink("/proc/self/exe", path, PATH_MAX - strlen(name) - 1);
+	char *slash;
+
+	cr_assert_gt(len, 0);
+	path[len] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash + 1, name);
+}
+
 static void setup(void)
 {
 	sigset_t chld;
-	ssize_t len;
-	char *slash;
 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	len = readlink("/proc/self/exe", probe_path, sizeof(probe_path) - 7);
-	cr_assert_gt(len, 0);
-	probe_path[len] = '\0';
-	slash = strrchr(probe_path, '/');
-	strcpy(slash + 1, "probe");
+	sibling_path(probe_path, "probe");
+	sibling_path(bigbss_path, "bigbss");
 }
 
 TestSuite(clone_actions, .init = setup, .timeout = 120);
@@ -514,14 +534,22 @@ Test(clone_actions, setpgid_and_fchdir)
 
 /* ---- PATH search through exec chains ---- */
 
-static char *make_file(const char *name, const char *content, mode_t mode)
+/* /tmp/clone-actions-PID-NAME, in one of four buffers */
+static char *temp_path(const char *name)
 {
 	static char path[4][PATH_MAX];
 	static int next;
 	char *p = path[next++ % 4];
-	int fd;
 
 	snprintf(p, PATH_MAX, "/tmp/clone-actions-%d-%s", getpid(), name);
+	return p;
+}
+
+static char *make_file(const char *name, const char *content, mode_t mode)
+{
+	char *p = temp_path(name);
+	int fd;
+
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
 	cr_assert_geq(fd, 0, "%s: %s", p, strerror(errno));
 	cr_assert_eq(write(fd, content, strlen(content)), (ssize_t)strlen(content));
@@ -646,7 +674,7 @@ Test(clone_actions, unknown_kinds_flags_and_bytes)
 
 	list[0] = (struct clone_action){ .kind = 0 };
 	expect_failure(list, 2, EINVAL, 0);
-	list[0] = (struct clone_action){ .kind = CLONE_ACTION_EXECVEAT + 1 };
+	list[0] = (struct clone_action){ .kind = CLONE_ACTION_TCSETPGRP + 1 };
 	expect_failure(list, 2, EINVAL, 0);
 	list[0] = (struct clone_action){ .kind = 0xffffffff };
 	expect_failure(list, 2, EINVAL, 0);
@@ -982,35 +1010,94 @@ static void *blocking_waiter(void *arg)
 	return NULL;
 }
 
-struct fifo_spawn {
-	const char *fifo;
+/* A spawn in another thread of this process. */
+struct bg_spawn {
+	const struct clone_action *list;
+	size_t n;
 	long ret;
 	uint32_t failed;
+	volatile int done;
+	pthread_t thread;
 };
 
-/* OPEN of a fifo (blocks until a writer comes), then a CLOSE that fails */
-static void *fifo_spawner(void *arg)
+static void *bg_spawn_run(void *arg)
 {
-	struct fifo_spawn *f = arg;
-	struct clone_action list[] = { act_open(5, f->fifo, O_RDONLY, 0), act_close(77),
-				       act_true() };
+	struct bg_spawn *s = arg;
 
-	f->ret = spawn(list, 3, &f->failed);
+	s->ret = spawn(s->list, s->n, &s->failed);
+	s->done = 1;
 	return NULL;
+}
+
+static void bg_spawn_start(struct bg_spawn *s, const struct clone_action *list, size_t n)
+{
+	*s = (struct bg_spawn){ .list = list, .n = n };
+	cr_assert_eq(pthread_create(&s->thread, NULL, bg_spawn_run, s), 0);
+}
+
+/* Wait for the spawn to return, 20 s at most. */
+static void bg_spawn_join(struct bg_spawn *s)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 20;
+	cr_assert_eq(pthread_timedjoin_np(s->thread, NULL, &deadline), 0,
+		     "the spawn did not return within 20 s");
+}
+
+static char *make_fifo(const char *name)
+{
+	char *p = temp_path(name);
+
+	unlink(p);
+	cr_assert_eq(mkfifo(p, 0600), 0, "mkfifo %s: %s", p, strerror(errno));
+	return p;
+}
+
+/*
+ * Open fifo's write end, which releases a child blocked opening it for
+ * reading; tries for 10 s while no reader is there. The fd, or -1.
+ */
+static int release_fifo(const char *fifo)
+{
+	int fd = -1;
+
+	for (int i = 0; i < 1000 && fd < 0; i++) {
+		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 && errno != ENXIO)
+			break;
+		if (fd < 0)
+			usleep(10000);
+	}
+	return fd;
+}
+
+/* The child of parent that sleeps in a blocking action (a fifo's OPEN). */
+static pid_t blocked_child_of(pid_t parent)
+{
+	pid_t child = proc_find_child_of(parent, 5000);
+	char state = '?';
+
+	cr_assert_gt(child, 0, "no child appeared");
+	for (int i = 0; i < 500 && (state = proc_process_state(child)) != 'S'; i++)
+		usleep(10000);
+	cr_assert_eq(state, 'S', "the child %d does not sleep: state %c", child, state);
+	return child;
 }
 
 Test(clone_actions, blocking_wait_returns_when_spawn_fails)
 {
 	struct blocked_wait w = { 0 };
-	struct fifo_spawn f = { 0 };
-	char fifo[PATH_MAX];
-	pthread_t spawner_thread, waiter_thread;
+	struct bg_spawn f;
+	char *fifo = make_fifo("wait");
+	/* OPEN of a fifo (blocks until a writer comes), then a CLOSE that fails */
+	struct clone_action list[] = { act_open(5, fifo, O_RDONLY, 0), act_close(77),
+				       act_true() };
+	pthread_t waiter_thread;
 	int fd;
 
-	snprintf(fifo, sizeof(fifo), "/tmp/clone-actions-wait-%d", getpid());
-	cr_assert_eq(mkfifo(fifo, 0600), 0);
-	f.fifo = fifo;
-	cr_assert_eq(pthread_create(&spawner_thread, NULL, fifo_spawner, &f), 0);
+	bg_spawn_start(&f, list, 3);
 	cr_assert_gt(proc_find_child(5000), 0, "no child appeared");
 	/* the in-flight child is the only child: wait(-1) sleeps on it */
 	cr_assert_eq(pthread_create(&waiter_thread, NULL, blocking_waiter, &w), 0);
@@ -1020,7 +1107,7 @@ Test(clone_actions, blocking_wait_returns_when_spawn_fails)
 	cr_assert_eq(w.done, 0, "waitpid returned early: %d (%s)", w.ret, strerror(w.err));
 	fd = open(fifo, O_WRONLY | O_NONBLOCK);
 	cr_assert_geq(fd, 0, "the child does not hold the fifo open: %s", strerror(errno));
-	pthread_join(spawner_thread, NULL);
+	bg_spawn_join(&f);
 	cr_assert_eq(f.ret, -EBADF, "spawn: %ld", f.ret);
 	cr_assert_eq(f.failed, 1);
 	for (int i = 0; i < 500 && !w.done; i++)
@@ -1107,6 +1194,25 @@ Test(clone_actions, tracer_following_forks_is_not_bypassed)
 
 /* ---- fatal signal to the caller while the child blocks ---- */
 
+/*
+ * A forked caller that spawns [OPEN(5, path, O_RDONLY), EXEC true], for a
+ * path whose open blocks; it exits 3 if the spawn ever returns.
+ */
+static pid_t fork_blocked_caller(const char *path)
+{
+	pid_t caller = fork();
+
+	cr_assert_geq(caller, 0, "fork: %s", strerror(errno));
+	if (caller == 0) {
+		struct clone_action list[] = { act_open(5, path, O_RDONLY, 0), act_true() };
+		uint32_t failed;
+
+		spawn(list, 2, &failed);
+		_exit(3);
+	}
+	return caller;
+}
+
 Test(clone_actions, caller_killed_while_child_blocks)
 {
 	char fifo[PATH_MAX];
@@ -1115,14 +1221,7 @@ Test(clone_actions, caller_killed_while_child_blocks)
 
 	snprintf(fifo, sizeof(fifo), "/tmp/clone-actions-fifo-%d", getpid());
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
-	caller = fork();
-	if (caller == 0) {
-		struct clone_action list[] = { act_open(5, fifo, O_RDONLY, 0), act_true() };
-		uint32_t failed;
-
-		spawn(list, 2, &failed);	/* blocks: no writer */
-		_exit(3);
-	}
+	caller = fork_blocked_caller(fifo);	/* blocks: no writer */
 	usleep(300000);
 	cr_assert_eq(kill(caller, SIGKILL), 0);
 	cr_assert_eq(waitpid(caller, &status, 0), caller);
@@ -1141,25 +1240,23 @@ Test(clone_actions, caller_killed_while_child_blocks)
 
 /* ---- seccomp ---- */
 
-static void install_filter(int nr, uint32_t verdict)
+/* execveat(fd, "", argv, envp, AT_EMPTY_PATH): the program open at fd */
+static struct clone_action act_exec_fd(int fd, char *const *argv)
 {
-	struct sock_filter code[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, verdict),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 4, .filter = code };
+	struct clone_action a = act_exec("", argv, empty_envp, 0);
 
-	cr_assert_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-	cr_assert_eq(syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog), 0,
-		     "seccomp: %s", strerror(errno));
+	a.execveat.dirfd = fd;
+	a.execveat.flags = AT_EMPTY_PATH;
+	return a;
 }
 
 Test(clone_actions, seccomp_errno_on_execveat)
 {
-	struct clone_action list[] = { act_noop(), act_true() };
+	int fd = open("/bin/true", O_RDONLY | O_CLOEXEC);
+	struct clone_action list[] = { act_noop(), act_exec_fd(fd, true_argv) };
 
+	/* the exec of an fd, which a C caller makes with execveat() */
+	cr_assert_geq(fd, 0, "/bin/true: %s", strerror(errno));
 	install_filter(__NR_execveat, SECCOMP_RET_ERRNO | ENOMSG);
 	expect_failure(list, 2, ENOMSG, 1);
 }
@@ -1220,4 +1317,675 @@ Test(clone_actions, seccomp_allowed_spawn_works)
 	pid = spawn(list, 3, &failed);
 	cr_assert_gt(pid, 0, "%s at %" PRIu32, strerror((int)-pid), failed);
 	cr_assert_eq(wait_exit((pid_t)pid), 0);
+}
+
+/* ---- audit: each action and the exec leave their system call's records ---- */
+
+static struct audit_nl audit = { .fd = -1, .lock = -1 };
+static struct audit_log audit_log;
+
+static void audit_fini(void)
+{
+	audit_nl_stop(&audit);
+}
+
+/* Record the openat, chdir and execve calls of this test's children. */
+static void audit_children(void)
+{
+	static const int nrs[] = { __NR_openat, __NR_chdir, __NR_execve };
+	int err = audit_nl_start(&audit, nrs, 3);
+
+	cr_assert_eq(err, 0, "cannot be the audit daemon (CONFIG_AUDIT?): %s", strerror(-err));
+}
+
+/*
+ * What a spawn [OPEN(path, flags, 0600), CHDIR("/"), EXEC true] stands
+ * for, as system calls in a forked child (the chdir and exec only with
+ * exec). Its records are the model of the spawn's. Returns its pid.
+ */
+static pid_t fork_equivalent(const char *path, int flags, bool exec)
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int fd = open(path, flags, 0600);
+
+		if (exec && fd >= 0 && chdir("/") == 0)
+			execve("/bin/true", true_argv, empty_envp);
+		_exit(fd < 0);
+	}
+	waitpid(pid, NULL, 0);
+	drain_sigchld();
+	return pid;
+}
+
+static const char *syscall_name(int nr)
+{
+	return nr == __NR_openat ? "openat" : nr == __NR_chdir ? "chdir" :
+	       nr == __NR_execve ? "execve" : "?";
+}
+
+/*
+ * The records of wants[0..n) must come within 5 s, from process pid (0:
+ * any child of this test); who names it in the messages.
+ */
+static void audit_expect(const struct audit_want *wants, size_t n, pid_t pid, const char *who)
+{
+	struct audit_want w[8];
+
+	cr_assert_leq(n, 8);
+	for (size_t i = 0; i < n; i++) {
+		w[i] = wants[i];
+		w[i].pid = pid;
+	}
+	if (!audit_nl_collect(&audit, &audit_log, w, n, 5000))
+		audit_log_print(&audit_log, stderr);
+	for (size_t i = 0; i < n; i++)
+		cr_assert(audit_log_find(&audit_log, &w[i]),
+			  "%s left no audit record of %s (syscall=%d pid=%d success=%s exit=%s) "
+			  "with a PATH record of %s", who, syscall_name(w[i].syscall),
+			  w[i].syscall, (int)pid, w[i].success ? w[i].success : "any",
+			  w[i].exit ? w[i].exit : "any", w[i].path);
+}
+
+Test(clone_actions, audit_records_each_action_and_exec, .fini = audit_fini)
+{
+	char *file = make_file("audited", "", 0600);
+	struct clone_action list[] = {
+		act_open(10, file, O_RDONLY | O_CREAT, 0600),
+		{ .kind = CLONE_ACTION_CHDIR, .chdir = { CA_PTR("/") } },
+		act_true(),
+	};
+	const struct audit_want wants[] = {
+		{ __NR_openat, 0, "yes", NULL, file },
+		{ __NR_chdir, 0, "yes", "0", "/" },
+		{ __NR_execve, 0, "yes", "0", "/bin/true" },
+	};
+	uint32_t failed;
+	long pid;
+
+	audit_children();
+	audit_expect(wants, 3, fork_equivalent(file, O_RDONLY | O_CREAT, true),
+		     "open+chdir+execve in a forked child");
+	pid = spawn(list, 3, &failed);
+	cr_assert_gt(pid, 0, "spawn: %s at %" PRIu32, strerror((int)-pid), failed);
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+	unlink(file);
+	audit_expect(wants, 3, (pid_t)pid, "the spawn");
+}
+
+Test(clone_actions, audit_records_failed_open, .fini = audit_fini)
+{
+	char absent[PATH_MAX];
+	struct clone_action list[2];
+	const struct audit_want want = { __NR_openat, 0, "no", "-2", absent };
+
+	snprintf(absent, sizeof(absent), "/tmp/clone-actions-%d-absent", getpid());
+	list[0] = act_open(10, absent, O_RDONLY, 0);
+	list[1] = act_true();
+	audit_children();
+	audit_expect(&want, 1, fork_equivalent(absent, O_RDONLY, false),
+		     "a failing open in a forked child");
+	expect_failure(list, 2, ENOENT, 0);
+	/* the failed child's pid is never returned: any child of this test */
+	audit_expect(&want, 1, 0, "the spawn");
+}
+
+/* ---- a killed caller and a child in an uninterruptible wait ---- */
+
+static struct fuse_stall stall = { .report = -1 };
+static pid_t stalled_caller;
+
+/* Bounded waitpid(): true if pid was reaped within timeout_ms. */
+static bool reap_within(pid_t pid, int timeout_ms, int *status)
+{
+	for (int waited = 0; waited <= timeout_ms; waited += 10) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* Poll pid's state until it is one of states; the last state seen. */
+static char state_within(pid_t pid, const char *states, int timeout_ms)
+{
+	char state = proc_process_state(pid);
+
+	for (int waited = 0; waited < timeout_ms && !strchr(states, state); waited += 10) {
+		usleep(10000);
+		state = proc_process_state(pid);
+	}
+	return state;
+}
+
+/* Abort the connection, which releases every task of the test. */
+static void stall_fini(void)
+{
+	fuse_stall_stop(&stall);
+	if (stalled_caller > 0) {
+		kill(stalled_caller, SIGKILL);
+		waitpid(stalled_caller, NULL, 0);
+		stalled_caller = 0;
+	}
+}
+
+Test(clone_actions, caller_killed_while_child_blocks_uninterruptibly, .fini = stall_fini)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 16];
+	char child_state, caller_state = 0;
+	int err, child, status;
+	bool reaped;
+
+	snprintf(dir, sizeof(dir), "/tmp/clone-actions-fuse-%d", getpid());
+	err = fuse_stall_start(&stall, dir);
+	cr_assert_eq(err, 0, "cannot mount the test's FUSE file system (CONFIG_FUSE_FS?): %s",
+		     strerror(-err));
+	snprintf(file, sizeof(file), "%s/%s", dir, FUSE_STALL_NAME);
+	stalled_caller = fork_blocked_caller(file);
+	cr_assert(fuse_stall_wait(&stall, 'O', 10000, &child),
+		  "the spawn's OPEN never reached the FUSE daemon");
+	cr_assert_eq(proc_find_child_of(stalled_caller, 1000), child,
+		     "the FUSE_OPEN came from pid %d, not from the caller's child", child);
+	child_state = state_within(child, "SD", 5000);
+	cr_assert(strchr("SD", child_state), "the child is not asleep in its open: state %c",
+		  child_state);
+
+	/* Now the killed caller's child waits for the request uninterruptibly. */
+	cr_assert_eq(kill(stalled_caller, SIGKILL), 0);
+	reaped = reap_within(stalled_caller, 5000, &status);
+	if (!reaped)
+		caller_state = proc_process_state(stalled_caller);
+	child_state = proc_process_state(child);
+	fuse_stall_stop(&stall);	/* ends the held request */
+	if (!reaped)
+		cr_assert(reap_within(stalled_caller, 10000, &status),
+			  "the killed caller is not reaped even after the FUSE connection ended");
+	stalled_caller = 0;
+	drain_sigchld();
+	cr_assert(reaped,
+		  "the SIGKILLed caller was not reaped within 5 s (state %c, its child's %c): it "
+		  "waits without bound for a child that sleeps uninterruptibly in a FUSE open; "
+		  "only aborting the FUSE connection released it", caller_state, child_state);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "caller status %#x", status);
+	cr_assert_eq(state_within(child, "?", 5000), '?',
+		     "the spawned child (pid %d) is still there after the request ended", child);
+	assert_no_trace();
+}
+
+/*
+ * ---- seccomp sees each action as the system calls a C caller makes ----
+ *
+ * A filter must not be able to tell a CLONE_ACTIONS child from glibc's
+ * posix_spawn() child: same calls, same arguments, same bits.
+ */
+
+#define ERRNO(e) (SECCOMP_RET_ERRNO | (e))
+
+/* rt_sigprocmask(how, set, ...) and rt_sigaction(sig, act, ...) that change something */
+static const struct seccomp_rule no_signal_changes[] = {
+	{ .nr = __NR_rt_sigprocmask, .test = ARG_NONZERO, .arg = 1, .verdict = ERRNO(EPERM) },
+	{ .nr = __NR_rt_sigaction, .test = ARG_NONZERO, .arg = 1, .verdict = ERRNO(EPERM) },
+};
+
+Test(clone_actions, seccomp_sees_the_sigmask_set)
+{
+	struct clone_action list[] = {
+		act_noop(),
+		{ .kind = CLONE_ACTION_SIGMASK, .sigmask = { SIG_BLOCK, 0, 1ULL << (SIGUSR1 - 1) } },
+		act_true(),
+	};
+
+	install_rules(no_signal_changes, 2);
+	expect_refused(list, 3, EPERM, 1, "rt_sigprocmask() with a set");
+}
+
+Test(clone_actions, seccomp_sees_the_sigdefault_action)
+{
+	struct clone_action list[] = {
+		act_noop(),
+		{ .kind = CLONE_ACTION_SIGDEFAULT, .sigdefault = { 1ULL << (SIGUSR1 - 1) } },
+		act_true(),
+	};
+
+	install_rules(no_signal_changes, 2);
+	expect_refused(list, 3, EPERM, 1, "rt_sigaction() with an action");
+}
+
+/* How a filter saw AT_FDCWD in openat()'s args[0], by the errno it gave. */
+#define FDCWD_ZERO_EXTENDED ENOANO
+#define FDCWD_SIGN_EXTENDED EBADRQC
+
+static const char *fdcwd_seen(int err)
+{
+	return err == FDCWD_ZERO_EXTENDED ? "zero-extended (0x00000000ffffff9c)" :
+	       err == FDCWD_SIGN_EXTENDED ? "sign-extended (0xffffffffffffff9c)" :
+					    strerror(err);
+}
+
+Test(clone_actions, seccomp_sees_int_arguments_as_a_c_call)
+{
+	const struct seccomp_rule rules[] = {
+		{ .nr = __NR_openat, .test = ARG_EQUAL, .arg = 0, .value = (uint32_t)AT_FDCWD,
+		  .verdict = ERRNO(FDCWD_ZERO_EXTENDED) },
+		{ .nr = __NR_openat, .test = ARG_EQUAL, .arg = 0, .value = (uint64_t)(int64_t)AT_FDCWD,
+		  .verdict = ERRNO(FDCWD_SIGN_EXTENDED) },
+	};
+	struct clone_action list[] = { act_open(5, "/", O_RDONLY | O_DIRECTORY, 0), act_true() };
+	uint32_t failed = 0;
+	int direct;
+	long ret;
+
+	install_rules(rules, 2);
+	/* calibrate: what this program's own openat() puts in the register */
+	cr_assert_eq(openat(AT_FDCWD, "/", O_RDONLY | O_DIRECTORY), -1,
+		     "the filter did not see AT_FDCWD in a direct openat()");
+	direct = errno;
+	cr_assert(direct == FDCWD_ZERO_EXTENDED || direct == FDCWD_SIGN_EXTENDED,
+		  "direct openat(): %s", strerror(direct));
+	ret = spawn(list, 2, &failed);
+	cr_assert_eq(ret, -direct, "a direct openat() shows AT_FDCWD %s, the OPEN action %s",
+		     fdcwd_seen(direct), ret > 0 ? "not at all (it spawned)" : fdcwd_seen((int)-ret));
+	cr_assert_eq(failed, 0, "failed index %" PRIu32, failed);
+	assert_no_trace();
+}
+
+Test(clone_actions, seccomp_sees_the_close_of_open)
+{
+	const struct seccomp_rule rule = { .nr = __NR_close, .test = ARG_EQUAL, .arg = 0,
+					   .value = 10, .verdict = ERRNO(EPERM) };
+	struct clone_action list[] = { act_open(10, "/dev/null", O_RDONLY, 0), act_true() };
+
+	/* posix_spawn() closes the target whether or not it is open */
+	close(10);
+	install_rules(&rule, 1);
+	expect_refused(list, 2, EPERM, 0, "close(10) refused, OPEN onto fd 10 (not open)");
+	cr_assert_eq(dup2(0, 10), 10);
+	expect_refused(list, 2, EPERM, 0, "close(10) refused, OPEN onto fd 10 (open)");
+}
+
+Test(clone_actions, seccomp_sees_the_move_of_open)
+{
+	const struct seccomp_rule rules[] = {
+		{ .nr = __NR_dup2, .test = ARG_ANY, .verdict = ERRNO(EPERM) },
+		{ .nr = __NR_dup3, .test = ARG_ANY, .verdict = ERRNO(EPERM) },
+	};
+	struct clone_action list[] = { act_open(10, "/dev/null", O_RDONLY, 0), act_true() };
+	int lowest = fcntl(0, F_DUPFD, 0);
+	uint32_t failed = 0;
+	long pid;
+
+	/* the open lands on the lowest free fd, below 10: dup2() moves it */
+	cr_assert_lt(lowest, 10, "no free fd below 10");
+	close(lowest);
+	close(10);
+	install_rules(rules, 2);
+	expect_refused(list, 2, EPERM, 0, "dup2() refused, OPEN onto fd 10 moved from a lower fd");
+	/* an open that lands on its target needs no dup2() */
+	list[0] = act_open(lowest, "/dev/null", O_RDONLY, 0);
+	pid = spawn(list, 2, &failed);
+	cr_assert_gt(pid, 0, "an OPEN onto the lowest free fd %d, which needs no dup2(): %s at %" PRIu32,
+		     lowest, strerror((int)-pid), failed);
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+}
+
+Test(clone_actions, seccomp_sees_a_plain_exec_as_execve)
+{
+	struct clone_action list[] = { act_noop(), act_true() };
+	uint32_t failed = 0;
+	long pid;
+
+	/* a path from the cwd without flags is execve(): execveat() is never called */
+	install_filter(__NR_execveat, ERRNO(ENOSYS));
+	pid = spawn(list, 2, &failed);
+	cr_assert_gt(pid, 0, "a filter that refuses only execveat() refused a plain exec: %s at %" PRIu32,
+		     strerror((int)-pid), failed);
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+}
+
+/* ---- the fork tracepoint sees a spawn ---- */
+
+Test(clone_actions, fork_tracepoint_sees_the_spawn, .fini = tracefs_fork_event_off)
+{
+	static char trace[1 << 18];
+	struct clone_action list[] = { act_true() };
+	pid_t me = (pid_t)syscall(SYS_gettid), forked;
+	uint32_t failed = 0;
+	long pid;
+
+	tracefs_fork_event_on();
+	/* a fork() first: its event shows that the trace works */
+	forked = fork();
+	if (forked == 0)
+		_exit(0);
+	cr_assert_gt(forked, 0);
+	cr_assert_eq(wait_exit(forked), 0);
+	pid = spawn(list, 1, &failed);
+	cr_assert_gt(pid, 0, "%s at %" PRIu32, strerror((int)-pid), failed);
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+	tracefs_write(TRACEFS_FORK_ENABLE, "0");
+	tracefs_read(TRACEFS_DIR "/trace", trace, sizeof(trace));
+	cr_assert(tracefs_has_fork(trace, me, forked),
+		  "no event for a plain fork() either (pid=%d child_pid=%d); the trace:\n%.2000s",
+		  me, forked, trace);
+	cr_assert(tracefs_has_fork(trace, me, (pid_t)pid),
+		  "fork() has its sched_process_fork event, the spawn (pid=%d child_pid=%ld) has "
+		  "none; the trace:\n%.2000s", me, pid, trace);
+}
+
+/*
+ * ---- a signal during the setup waits for the new program ----
+ *
+ * The child runs its actions with every signal blocked, as glibc's
+ * posix_spawn() child does: a signal sent to it then is not an error of
+ * the action it interrupts; it stays pending and meets the new program,
+ * which starts with the mask the list asked for.
+ */
+
+static void do_nothing(int sig)
+{
+	(void)sig;
+}
+
+/* The wait status of child pid, which must end within timeout_s seconds. */
+static int wait_status(pid_t pid, int timeout_s)
+{
+	int status = 0;
+	pid_t got;
+
+	for (int i = 0; (got = waitpid(pid, &status, WNOHANG)) == 0 && i < timeout_s * 100; i++)
+		usleep(10000);
+	cr_assert_eq(got, pid, "child %d: %s", pid,
+		     got == 0 ? "still there after the time limit" : strerror(errno));
+	drain_sigchld();
+	return status;
+}
+
+/*
+ * Spawn list, whose first action opens fifo for reading, from another
+ * thread; send SIGUSR1, which this process handles, to the child while it
+ * blocks in that OPEN, then let it go on. The spawn must succeed: returns
+ * the child's wait status.
+ */
+static int status_after_signal_in_open(const struct clone_action *list, size_t n,
+				       const char *fifo)
+{
+	struct sigaction handled = { .sa_handler = do_nothing };
+	struct bg_spawn s;
+	int fd = -1;
+
+	cr_assert_eq(sigaction(SIGUSR1, &handled, NULL), 0);
+	bg_spawn_start(&s, list, n);
+	cr_assert_eq(kill(blocked_child_of(getpid()), SIGUSR1), 0);
+	/* time for a kernel that lets the signal end the OPEN to do it */
+	for (int i = 0; i < 100 && !s.done; i++)
+		usleep(10000);
+	if (!s.done)
+		fd = release_fifo(fifo);
+	bg_spawn_join(&s);
+	if (fd >= 0)
+		close(fd);
+	unlink(fifo);
+	cr_assert_gt(s.ret, 0, "a SIGUSR1 sent while the child blocked in its OPEN failed the "
+		     "spawn: %s at %" PRIu32, strerror((int)-s.ret), s.failed);
+	return wait_status((pid_t)s.ret, 20);
+}
+
+Test(clone_actions, signal_in_setup_is_delivered_after_exec)
+{
+	char *fifo = make_fifo("sigfifo");
+	struct clone_action list[] = { act_open(5, fifo, O_RDONLY, 0), act_true() };
+	int status = status_after_signal_in_open(list, 2, fifo);
+
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
+		  "the new program did not die of the pending SIGUSR1: status %#x", status);
+}
+
+Test(clone_actions, signal_in_setup_stays_blocked_by_sigmask)
+{
+	char *fifo = make_fifo("sigfifo2");
+	struct clone_action list[] = {
+		act_open(5, fifo, O_RDONLY, 0),
+		{ .kind = CLONE_ACTION_SIGMASK, .sigmask = { SIG_BLOCK, 0, 1ULL << (SIGUSR1 - 1) } },
+		act_true(),
+	};
+	int status = status_after_signal_in_open(list, 3, fifo);
+
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "a program that starts with SIGUSR1 blocked and pending: status %#x", status);
+}
+
+/* The mask probe starts with, from a caller with mask caller_mask, after a SIGMASK action. */
+static uint64_t started_mask(uint64_t caller_mask, int how, uint64_t set)
+{
+	struct clone_action list[] = { { .kind = CLONE_ACTION_SIGMASK, .sigmask = { how, 0, set } } };
+	sigset_t mask, old;
+	unsigned long long blocked = ~0ULL;
+	const char *line;
+
+	sigemptyset(&mask);
+	for (int sig = 1; sig <= 64; sig++)
+		if (caller_mask & (1ULL << (sig - 1)))
+			sigaddset(&mask, sig);
+	sigprocmask(SIG_SETMASK, &mask, &old);
+	line = strstr(probe_report(list, 1, 0), "\nblocked ");
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	cr_assert(line && sscanf(line, "\nblocked %llx", &blocked) == 1, "no mask in the report");
+	return blocked;
+}
+
+Test(clone_actions, program_starts_with_the_asked_mask)
+{
+	const uint64_t usr1 = 1ULL << (SIGUSR1 - 1), usr2 = 1ULL << (SIGUSR2 - 1);
+	uint64_t got;
+
+	got = started_mask(usr2, SIG_BLOCK, usr1);
+	cr_assert_eq(got, usr1 | usr2, "caller {SIGUSR2} + SIG_BLOCK {SIGUSR1}: blocked %#" PRIx64,
+		     got);
+	got = started_mask(usr1 | usr2, SIG_UNBLOCK, usr1);
+	cr_assert_eq(got, usr2, "caller {SIGUSR1, SIGUSR2} + SIG_UNBLOCK {SIGUSR1}: blocked %#" PRIx64,
+		     got);
+}
+
+/* ---- an exec that fails past its point of no return ends the search ---- */
+
+struct spawn_result {
+	long ret;
+	uint32_t failed;
+	int status;		/* the child's wait status */
+	char report[256];	/* what the program wrote to fd 3 */
+};
+
+/*
+ * Spawn [DUP2(pipe, 3), execs...] from a forked process whose RLIMIT_AS is
+ * 64 MiB (too small for bigbss, enough for probe) and wait for the child,
+ * 20 s at most.
+ */
+static struct spawn_result spawn_with_64mib_as(const struct clone_action *execs, size_t n)
+{
+	struct spawn_result r = { 0 };
+	struct clone_action list[4];
+	int result[2], report[2], status;
+	ssize_t got, len;
+	pid_t worker;
+
+	cr_assert_lt(n, 4);
+	cr_assert_eq(pipe2(result, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(report, O_CLOEXEC), 0);
+	list[0] = act_dup2(report[1], 3);
+	memcpy(list + 1, execs, n * sizeof(*execs));
+	worker = fork();
+	cr_assert_geq(worker, 0);
+	if (worker == 0) {
+		const struct rlimit low = { 64 << 20, 64 << 20 };
+
+		alarm(20);
+		if (setrlimit(RLIMIT_AS, &low) == 0) {
+			r.ret = spawn(list, n + 1, &r.failed);
+			if (r.ret > 0)
+				waitpid((pid_t)r.ret, &r.status, 0);
+			if (write(result[1], &r, sizeof(r)) != sizeof(r))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(result[1]);
+	close(report[1]);
+	got = read(result[0], &r, sizeof(r));
+	close(result[0]);
+	status = wait_status(worker, 30);
+	cr_assert_eq(got, (ssize_t)sizeof(r), "the spawning process reported nothing: status %#x",
+		     status);
+	len = read(report[0], r.report, sizeof(r.report) - 1);
+	r.report[len > 0 ? len : 0] = '\0';
+	close(report[0]);
+	return r;
+}
+
+Test(clone_actions, exec_failing_past_no_return_ends_the_search)
+{
+	char *const big_argv[] = { "bigbss", NULL };
+	char fdarg[] = "3";
+	char *const probe_argv[] = { "probe", fdarg, NULL };
+	struct clone_action execs[] = {
+		act_exec(bigbss_path, big_argv, empty_envp, CLONE_ACTION_F_EXEC_TRY_NEXT),
+		act_exec(probe_path, probe_argv, empty_envp, 0),
+	};
+	struct clone_action big = act_exec(bigbss_path, big_argv, empty_envp, 0);
+	struct spawn_result r;
+	uint32_t failed = 0;
+	long pid;
+
+	/* bigbss runs, but under the limit its .bss fails past the point of no return */
+	pid = spawn(&big, 1, &failed);
+	cr_assert_gt(pid, 0, "%s: %s", bigbss_path, strerror((int)-pid));
+	cr_assert_eq(wait_exit((pid_t)pid), 0);
+	r = spawn_with_64mib_as(&big, 1);
+	cr_assert(r.ret > 0 && WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSEGV,
+		  "bigbss under the limit: spawn %ld (%s), status %#x", r.ret,
+		  r.ret < 0 ? strerror((int)-r.ret) : "a child", r.status);
+	/* the second candidate, probe, runs under it */
+	r = spawn_with_64mib_as(&execs[1], 1);
+	cr_assert(r.ret > 0 && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 && r.report[0],
+		  "probe under the limit: spawn %ld, status %#x", r.ret, r.status);
+
+	r = spawn_with_64mib_as(execs, 2);
+	if (r.ret > 0)
+		cr_assert(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSEGV,
+			  "the child of an exec that failed past the point of no return: status %#x",
+			  r.status);
+	else
+		cr_assert_eq(r.failed, 1, "the spawn failed with %s at %" PRIu32 ", not at the exec",
+			     strerror((int)-r.ret), r.failed);
+	cr_assert_str_empty(r.report, "the second candidate ran after the first had failed past "
+			    "the point of no return; it wrote:\n%s", r.report);
+	assert_no_trace();
+}
+
+/* ---- the cgroup freezer freezes a spawn in flight ---- */
+
+/* cgroupfs files are read and written with tracefs.h's helpers, as tracefs files are */
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+static struct {
+	bool mounted;
+	char dir[64];
+	pid_t worker;
+	const char *fifo;
+} freezer;
+
+static void freezer_file(const char *name, char *path)
+{
+	snprintf(path, PATH_MAX, "%s/%s", freezer.dir, name);
+}
+
+static void freezer_cleanup(void)
+{
+	char path[PATH_MAX];
+
+	if (freezer.worker > 0) {
+		freezer_file("cgroup.freeze", path);
+		tracefs_write(path, "0");
+		kill(freezer.worker, SIGKILL);
+		waitpid(freezer.worker, NULL, 0);
+	}
+	/* the killed worker's child may take a moment to leave */
+	for (int i = 0; freezer.dir[0] && i < 500 && rmdir(freezer.dir) && errno == EBUSY; i++)
+		usleep(10000);
+	if (freezer.mounted)
+		umount(CGROUP_ROOT);
+	if (freezer.fifo)
+		unlink(freezer.fifo);
+}
+
+/*
+ * The worker: joins the cgroup and spawns list. Exits 0 when the child
+ * exits 0, the spawn's errno when it fails, 255 for a child that fails and
+ * 254 when the worker cannot join the cgroup.
+ */
+static void freezer_worker(const struct clone_action *list, size_t n)
+{
+	char path[PATH_MAX];
+	uint32_t failed;
+	int status;
+	long pid;
+
+	freezer_file("cgroup.procs", path);
+	if (!tracefs_write(path, "0"))
+		_exit(254);
+	pid = spawn(list, n, &failed);
+	if (pid < 0)
+		_exit((int)-pid);
+	_exit(waitpid((pid_t)pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0 ? 0 : 255);
+}
+
+static const char *worker_result(int code)
+{
+	return code == 255 ? "its child failed" : code == 254 ? "it could not join the cgroup" :
+								 strerror(code);
+}
+
+Test(clone_actions, cgroup_freezer_freezes_a_spawn_in_flight, .fini = freezer_cleanup)
+{
+	const char *fifo = freezer.fifo = make_fifo("freezer");
+	struct clone_action list[] = { act_open(5, fifo, O_RDONLY, 0), act_true() };
+	char path[PATH_MAX], events[4096];
+	bool frozen = false;
+	int status, fd;
+
+	if (access(CGROUP_ROOT "/cgroup.controllers", F_OK) != 0) {
+		cr_assert_eq(mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL), 0,
+			     "mount cgroup2 on " CGROUP_ROOT ": %s", strerror(errno));
+		freezer.mounted = true;
+	}
+	snprintf(freezer.dir, sizeof(freezer.dir), CGROUP_ROOT "/clone-actions-%d", getpid());
+	cr_assert_eq(mkdir(freezer.dir, 0755), 0, "%s: %s", freezer.dir, strerror(errno));
+	freezer.worker = fork();
+	cr_assert_geq(freezer.worker, 0);
+	if (freezer.worker == 0)
+		freezer_worker(list, 2);
+	blocked_child_of(freezer.worker);
+
+	freezer_file("cgroup.freeze", path);
+	cr_assert(tracefs_write(path, "1"), "freezing: %s", strerror(errno));
+	freezer_file("cgroup.events", path);
+	for (int i = 0; i < 1000 && !frozen; i++) {
+		frozen = report_has(tracefs_read(path, events, sizeof(events)), "frozen 1");
+		if (!frozen)
+			usleep(10000);
+	}
+	cr_assert(frozen, "a cgroup with a spawn in flight did not freeze within 10 s:\n%s", events);
+	freezer_file("cgroup.freeze", path);
+	cr_assert(tracefs_write(path, "0"), "thawing: %s", strerror(errno));
+
+	fd = release_fifo(fifo);
+	status = wait_status(freezer.worker, 20);
+	freezer.worker = 0;
+	cr_assert(WIFEXITED(status), "the worker: status %#x", status);
+	cr_assert_eq(WEXITSTATUS(status), 0, "the spawn frozen and thawed in its OPEN: %s",
+		     worker_result(WEXITSTATUS(status)));
+	cr_assert_geq(fd, 0, "nobody opened the fifo for reading");
+	close(fd);
 }

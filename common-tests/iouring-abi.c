@@ -7,12 +7,16 @@
  * series promise: the pid (or pidfd) in the CLONE CQE, SIGCHLD, CQE order
  * and count, wake-ups in plain and DEFER_TASKRUN rings, CLONE refused on
  * SQPOLL rings and with IOSQE_ASYNC, the hazards review found (issue 11),
- * a ring closed under a spawn, no zombie or leak after 1000 spawns.
+ * a ring closed under a spawn, no zombie or leak after 1000 spawns, the
+ * caller's seccomp filter judging an EXEC as the execve() or execveat() it
+ * stands for, and the sched_process_fork tracepoint reporting a CLONE.
  *
  * Exec target: iouring-child, next to this binary.
  */
 #include "iouring-spawn.h"
 #include "proc-children.h"
+#include "seccomp-filter.h"
+#include "tracefs.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -640,6 +644,20 @@ Test(iouring, requests_completing_later_are_refused)
 }
 
 /*
+ * The spawned task pid ran iouring-child with exit code 0 and marker as
+ * its file (runs), or killed itself without running it; removes marker.
+ */
+static void expect_ran(pid_t pid, const char *marker, bool runs)
+{
+	if (runs)
+		expect_exit(reap(pid), 0);
+	else
+		expect_killed(reap(pid));
+	cr_expect((access(marker, F_OK) == 0) == runs, "the program %s", runs ? "did not run" : "ran");
+	unlink(marker);
+}
+
+/*
  * SQE 2, already in the ring after the CLONE, must complete with want; the
  * EXEC after it then runs the program (runs) or is cancelled, and the
  * spawned task kills itself.
@@ -656,12 +674,7 @@ static void expect_then_exec(struct io_uring *ring, const char *what, int want, 
 	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
 	cr_expect(res[1] == want, "%s: %d, expected %d", what, res[1], want);
 	cr_expect(res[2] == (runs ? 0 : -ECANCELED), "EXEC after %s: %d", what, res[2]);
-	if (runs)
-		expect_exit(reap(res[0]), 0);
-	else
-		expect_killed(reap(res[0]));
-	cr_expect((access(marker, F_OK) == 0) == runs, "the program %s", runs ? "did not run" : "ran");
-	unlink(marker);
+	expect_ran(res[0], marker, runs);
 	io_uring_queue_exit(ring);
 	assert_no_children();
 }
@@ -974,4 +987,184 @@ Test(iouring, thousand_spawns, .timeout = 1200)
 	cr_expect(count_fds() == fds_before, "fds: %d before, %d after",
 		  fds_before, count_fds());
 	cr_expect(iou_count_spawn_tasks() == 0, "iou-spawn tasks left");
+}
+
+/*
+ * ---- the caller's seccomp filter judges an EXEC ----
+ *
+ * A filter sees an EXEC as the call a C caller would make: execve() when
+ * it has dirfd AT_FDCWD and no flags, else execveat(), with the EXEC's
+ * arguments. ERRNO verdicts fail it with their errno, any other verdict
+ * with -EPERM. The filters are installed by this process, the submitter:
+ * the spawned task has them because it is a copy of it.
+ */
+
+/*
+ * CLONE, then EXEC(dfd, path, flags) of iouring-child, which exits 0 and
+ * creates a file. The EXEC must complete with want: with 0 the program
+ * runs; otherwise the spawned task kills itself, as after any failed
+ * EXEC, and the program never ran. Returns the spawned task's pid, reaped.
+ */
+static pid_t exec_expect(int dfd, const char *path, unsigned int flags, int want)
+{
+	char marker[PATH_MAX];
+	char *argv[] = { "iouring-child", "0", marker, NULL };
+	struct io_uring ring;
+	int res[2];
+
+	marker_path(marker, sizeof(marker), "exec");
+	ring_init(&ring, 0);
+	clone_head(&ring, 0);
+	iou_prep_execveat(sqe_get(&ring, 2), dfd, path, argv, environ, flags);
+	submit_and_reap(&ring, 2, res);
+	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
+	cr_expect(res[1] == want, "EXEC(dirfd %d, \"%s\", flags %#x): %d (%s), expected %d (%s)",
+		  dfd, path, flags, res[1], strerror(-res[1]), want, strerror(-want));
+	expect_ran(res[0], marker, want == 0);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+	return res[0];
+}
+
+/* iouring-child open for an EXEC of the fd (AT_EMPTY_PATH) */
+static int open_child(void)
+{
+	int fd = open(child_path, O_RDONLY | O_CLOEXEC);
+
+	cr_assert(fd >= 0, "%s: %s", child_path, strerror(errno));
+	return fd;
+}
+
+/* execve() refused: a plain EXEC fails with the errno; an EXEC of an fd is execveat() */
+Test(iouring, seccomp_errno_on_execve_refuses_plain_exec)
+{
+	int fd = open_child();
+
+	install_filter(__NR_execve, SECCOMP_RET_ERRNO | EPERM);
+	exec_expect(AT_FDCWD, child_path, 0, -EPERM);
+	exec_expect(fd, "", AT_EMPTY_PATH, 0);
+	close(fd);
+}
+
+/* execveat() refused: an EXEC with a dirfd or flags fails with the errno, a plain one runs */
+Test(iouring, seccomp_errno_on_execveat_spares_plain_exec)
+{
+	int fd = open_child(), dir = open(child_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	cr_assert(dir >= 0, "%s: %s", child_dir, strerror(errno));
+	install_filter(__NR_execveat, SECCOMP_RET_ERRNO | ENOSYS);
+	exec_expect(AT_FDCWD, child_path, 0, 0);
+	exec_expect(fd, "", AT_EMPTY_PATH, -ENOSYS);
+	exec_expect(dir, "iouring-child", 0, -ENOSYS);
+	exec_expect(AT_FDCWD, child_path, AT_SYMLINK_NOFOLLOW, -ENOSYS);
+	close(dir);
+	close(fd);
+}
+
+/* the filter sees the arguments: the dirfd, the flags, the path pointer */
+Test(iouring, seccomp_sees_exec_arguments)
+{
+	static char path_copy[sizeof(child_path)];
+	int fd = open_child(), other_fd = open_child();
+	const struct seccomp_rule rules[] = {
+		{ .nr = __NR_execveat, .test = ARG_EQUAL, .arg = 0, .value = (uint32_t)fd,
+		  .verdict = SECCOMP_RET_ERRNO | EXDEV },
+		{ .nr = __NR_execveat, .test = ARG_EQUAL, .arg = 4, .value = AT_SYMLINK_NOFOLLOW,
+		  .verdict = SECCOMP_RET_ERRNO | ENOTNAM },
+		{ .nr = __NR_execve, .test = ARG_EQUAL, .arg = 0, .value = (uintptr_t)child_path,
+		  .verdict = SECCOMP_RET_ERRNO | ENOTBLK },
+	};
+
+	strcpy(path_copy, child_path);
+	install_rules(rules, 3);
+	exec_expect(fd, "", AT_EMPTY_PATH, -EXDEV);
+	exec_expect(other_fd, "", AT_EMPTY_PATH, 0);
+	exec_expect(AT_FDCWD, child_path, AT_SYMLINK_NOFOLLOW, -ENOTNAM);
+	exec_expect(AT_FDCWD, child_path, 0, -ENOTBLK);
+	exec_expect(AT_FDCWD, path_copy, 0, 0);
+	close(other_fd);
+	close(fd);
+}
+
+static volatile sig_atomic_t got_sigsys;
+
+static void on_sigsys(int sig)
+{
+	(void)sig;
+	got_sigsys = 1;
+}
+
+/*
+ * A verdict for execve() that cannot be carried out on a call nobody made
+ * (kill, trap, trace, notify, ERRNO 0): the plain EXEC fails with -EPERM,
+ * and the submitter is neither killed (the test goes on) nor signalled (it
+ * catches SIGSYS).
+ */
+static void verdict_refuses_exec(uint32_t verdict)
+{
+	struct sigaction sa = { .sa_handler = on_sigsys };
+
+	cr_assert(sigaction(SIGSYS, &sa, NULL) == 0);
+	install_filter(__NR_execve, verdict);
+	exec_expect(AT_FDCWD, child_path, 0, -EPERM);
+	cr_expect(!got_sigsys, "the submitter got SIGSYS");
+}
+
+Test(iouring, seccomp_kill_process_is_eperm_and_submitter_lives)
+{
+	verdict_refuses_exec(SECCOMP_RET_KILL_PROCESS);
+}
+
+Test(iouring, seccomp_kill_thread_is_eperm)
+{
+	verdict_refuses_exec(SECCOMP_RET_KILL_THREAD);
+}
+
+Test(iouring, seccomp_trap_is_eperm_without_sigsys)
+{
+	verdict_refuses_exec(SECCOMP_RET_TRAP);
+}
+
+Test(iouring, seccomp_trace_is_eperm)
+{
+	verdict_refuses_exec(SECCOMP_RET_TRACE);
+}
+
+Test(iouring, seccomp_user_notif_is_eperm)
+{
+	verdict_refuses_exec(SECCOMP_RET_USER_NOTIF);
+}
+
+Test(iouring, seccomp_errno_zero_is_eperm)
+{
+	verdict_refuses_exec(SECCOMP_RET_ERRNO | 0);
+}
+
+/*
+ * ---- the sched_process_fork tracepoint reports a CLONE ----
+ *
+ * Tools that follow process lineage read this event: the task a CLONE
+ * creates is reported with the submitting thread as its parent, as a
+ * fork() child is. A fork() first shows that the trace records this
+ * thread's forks at all.
+ */
+Test(iouring, fork_tracepoint_reports_clone, .fini = tracefs_fork_event_off)
+{
+	static char trace[1 << 18];
+	pid_t self = (pid_t)syscall(SYS_gettid), control, spawned;
+
+	tracefs_fork_event_on();
+	control = fork();
+	cr_assert(control >= 0, "fork: %s", strerror(errno));
+	if (control == 0)
+		_exit(0);
+	expect_exit(reap(control), 0);
+	spawned = exec_expect(AT_FDCWD, child_path, 0, 0);
+	tracefs_read(TRACEFS_DIR "/trace", trace, sizeof(trace));
+	cr_assert(tracefs_has_fork(trace, self, control),
+		  "the control fork() (pid=%d child_pid=%d) is not in the trace:\n%.2000s",
+		  self, control, trace);
+	cr_expect(tracefs_has_fork(trace, self, spawned),
+		  "no sched_process_fork with pid=%d child_pid=%d for the CLONE; the trace:\n%.2000s",
+		  self, spawned, trace);
 }

@@ -26,7 +26,8 @@ $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_u
 	$(call clone3_selftests,iouring,$(UAPI_INCLUDE_iouring))
 
 $(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
-		common-tests/proc-children.h $(UAPI_INCLUDE_iouring)/linux/io_uring.h
+		common-tests/proc-children.h common-tests/seccomp-filter.h common-tests/tracefs.h \
+		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
 	@mkdir -p $(@D)
 	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion liburing) -o $@ $< \
 		$$(pkg-config --libs criterion liburing)

@@ -37,8 +37,8 @@ static inline const char *proc_stat_fields(const char *path, char *buf, size_t s
 	return end && end[1] == ' ' ? end + 2 : NULL;
 }
 
-/* A child of this process, waiting up to timeout_ms for one; 0 if none. */
-static inline pid_t proc_find_child(int timeout_ms)
+/* A child of process parent, waiting up to timeout_ms for one; 0 if none. */
+static inline pid_t proc_find_child_of(pid_t parent, int timeout_ms)
 {
 	for (int waited = 0; waited <= timeout_ms; waited += 10) {
 		DIR *proc = opendir("/proc");
@@ -53,7 +53,7 @@ static inline pid_t proc_find_child(int timeout_ms)
 			if (d->d_name[0] < '1' || d->d_name[0] > '9')
 				continue;
 			fields = proc_stat_fields(d->d_name, buf, sizeof(buf));
-			if (fields && sscanf(fields, "%*c %d", &ppid) == 1 && ppid == getpid())
+			if (fields && sscanf(fields, "%*c %d", &ppid) == 1 && ppid == parent)
 				found = atoi(d->d_name);
 		}
 		if (proc)
@@ -65,15 +65,37 @@ static inline pid_t proc_find_child(int timeout_ms)
 	return 0;
 }
 
-/* The state letter of thread tid of this process ('S' sleeping), '?' if unknown. */
+/* A child of this process, waiting up to timeout_ms for one; 0 if none. */
+static inline pid_t proc_find_child(int timeout_ms)
+{
+	return proc_find_child_of(getpid(), timeout_ms);
+}
+
+/* The state letter in /proc/<path>/stat ('S' sleeping), '?' if unknown. */
+static inline char proc_state(const char *path)
+{
+	char buf[512];
+	const char *fields = proc_stat_fields(path, buf, sizeof(buf));
+
+	return fields ? fields[0] : '?';
+}
+
+/* The state letter of process pid. */
+static inline char proc_process_state(pid_t pid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "%d", pid);
+	return proc_state(path);
+}
+
+/* The state letter of thread tid of this process. */
 static inline char proc_thread_state(pid_t tid)
 {
-	char path[64], buf[512];
-	const char *fields;
+	char path[64];
 
 	snprintf(path, sizeof(path), "self/task/%d", tid);
-	fields = proc_stat_fields(path, buf, sizeof(buf));
-	return fields ? fields[0] : '?';
+	return proc_state(path);
 }
 
 #endif

@@ -111,6 +111,11 @@ static bool parse_line(struct report *report, char *line)
 	else if (strcmp(line, "ids") == 0)
 		cr_assert_eq(sscanf(value, "%d %d %d %d", &report->pid, &report->ppid,
 				    &report->sid, &report->pgid), 4);
+	else if (strcmp(line, "creds") == 0)
+		cr_assert_eq(sscanf(value, "%u %u %u %u", &report->uid, &report->euid, &report->gid,
+				    &report->egid), 4);
+	else if (strcmp(line, "sched") == 0)
+		cr_assert_eq(sscanf(value, "%d %d", &report->policy, &report->priority), 2);
 	else if (strcmp(line, "fd") == 0)
 		parse_fd(report, value);
 	else

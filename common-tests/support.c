@@ -171,6 +171,19 @@ void exec_at(struct compat_spawn *request, int dirfd, const char *path, int flag
 	request->exec_flags = flags;
 }
 
+static _Noreturn void skip_refused(const char *reason)
+{
+	cr_skip_test("backend %s: %s", compat_backend_name(backend()), reason);
+}
+
+void skip_if_refused(const struct compat_spawn *request)
+{
+	const char *reason;
+
+	if (compat_check(backend(), request, &reason) == ENOTSUP)
+		skip_refused(reason);
+}
+
 void spawn(const struct compat_spawn *request, struct compat_result *result)
 {
 	compat_spawn(backend(), request, result);
@@ -183,7 +196,7 @@ void spawn(const struct compat_spawn *request, struct compat_result *result)
 	cr_assert_str_eq(reason, result->reason);
 	cr_assert_eq(result->pid, 0);
 	expect_no_children();
-	cr_skip_test("backend %s: %s", compat_backend_name(backend()), reason);
+	skip_refused(reason);
 }
 
 pid_t spawn_ok(const struct compat_spawn *request)
@@ -204,14 +217,29 @@ void spawn_fails(const struct compat_spawn *request, int error, int step)
 	struct compat_result result;
 
 	spawn(request, &result);
-	cr_assert_eq(result.error, error, "expected %s, got %s", strerror(error),
-		     strerror(result.error));
+	expect_failure(&result, error, step);
+}
+
+void expect_failure(const struct compat_result *result, int error, int step)
+{
+	cr_assert_eq(result->error, error, "expected %s, got %s", strerror(error),
+		     strerror(result->error));
 	if (!backend_has(COMPAT_FEAT_FAILED_STEP) && step != COMPAT_STEP_REQUEST)
 		step = COMPAT_STEP_UNKNOWN;
-	cr_assert_eq(result.step, step, "failed at step %d, expected %d", result.step, step);
-	cr_assert_eq(result.pid, 0);
-	cr_assert_eq(result.pidfd, -1);
+	cr_assert_eq(result->step, step, "failed at step %d, expected %d", result->step, step);
+	cr_assert_eq(result->pid, 0);
+	cr_assert_eq(result->pidfd, -1);
 	expect_no_children();
+}
+
+void diverges(const struct compat_spawn *strict, const char *outcome)
+{
+	const char *reason;
+
+	cr_assert_eq(compat_check(backend(), strict, &reason), ENOTSUP,
+		     "backend %s claims the documented result, but %s",
+		     compat_backend_name(backend()), outcome);
+	cr_skip_test("diverges: %s: %s", reason, outcome);
 }
 
 int wait_status(pid_t pid)

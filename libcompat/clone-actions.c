@@ -105,6 +105,18 @@ static int translate(const struct compat_action *in, struct clone_action *out)
 		out->kind = CLONE_ACTION_UMASK;
 		out->umask.mask = in->umask & 0777;
 		return 0;
+	case COMPAT_RESETIDS:
+		out->kind = CLONE_ACTION_RESETIDS;
+		return 0;
+	case COMPAT_SCHED:
+		out->kind = CLONE_ACTION_SCHED;
+		out->sched.policy = in->sched.policy;
+		out->sched.priority = in->sched.priority;
+		return 0;
+	case COMPAT_TCSETPGRP:
+		out->kind = CLONE_ACTION_TCSETPGRP;
+		out->tcsetpgrp.fd = in->fd;
+		return 0;
 	}
 	return EINVAL;
 }

@@ -27,10 +27,15 @@ static const char *const missing_feature[COMPAT_FEATURES] = {
 	[COMPAT_FEAT_CLOSE_RANGE] = "no close_range but to the last fd without flags",
 	[COMPAT_FEAT_SETSID] = "no setsid",
 	[COMPAT_FEAT_SETPGID] = "no setpgid",
-	[COMPAT_FEAT_ANY_ORDER] = "setsid/setpgid only once each, before file actions",
+	[COMPAT_FEAT_ANY_ORDER] =
+		"scheduling, setsid, setpgid, resetids only once each, in this order, before file actions",
 	[COMPAT_FEAT_SIGMASK] = "no signal mask",
 	[COMPAT_FEAT_SIGDEFAULT] = "no signal reset",
 	[COMPAT_FEAT_UMASK] = "no umask",
+	[COMPAT_FEAT_RESETIDS] = "no resetids",
+	[COMPAT_FEAT_SETSCHEDULER] = "no scheduling policy",
+	[COMPAT_FEAT_SETSCHEDPARAM] = "no scheduling priority",
+	[COMPAT_FEAT_TCSETPGRP] = "no tcsetpgrp",
 	[COMPAT_FEAT_EXEC_AT] = "no execveat",
 	[COMPAT_FEAT_SEARCH] = "no PATH search",
 	[COMPAT_FEAT_SEARCH_STRING] = "no PATH string but the caller's PATH",
@@ -100,6 +105,9 @@ static const char *malformed_action(const struct compat_action *action)
 	case COMPAT_SIGMASK:
 	case COMPAT_SIGDEFAULT:
 	case COMPAT_UMASK:
+	case COMPAT_RESETIDS:
+	case COMPAT_SCHED:
+	case COMPAT_TCSETPGRP:
 		return NULL;
 	}
 	return "unknown action kind";
@@ -157,37 +165,54 @@ static enum compat_feature action_feature(const struct compat_action *action)
 		return COMPAT_FEAT_SIGDEFAULT;
 	case COMPAT_UMASK:
 		return COMPAT_FEAT_UMASK;
+	case COMPAT_RESETIDS:
+		return COMPAT_FEAT_RESETIDS;
+	case COMPAT_SCHED:
+		return action->sched.policy == -1 ? COMPAT_FEAT_SETSCHEDPARAM : COMPAT_FEAT_SETSCHEDULER;
+	case COMPAT_TCSETPGRP:
+		return COMPAT_FEAT_TCSETPGRP;
 	}
 	__builtin_unreachable();	/* malformed() refused unknown kinds */
 }
 
 /*
- * Whether setsid/setpgid stray from the one order a fixed-order backend
- * (glibc) runs: at most one setsid, then at most one setpgid, before
- * every other action but the signal ones, whose place does not matter.
+ * Where glibc runs an action, relative to the others: its attributes in a
+ * fixed order (scheduling, setsid, setpgid, resetids), each at most once,
+ * then the file actions in list order. The signal actions' place does not
+ * matter (0).
  */
+static int fixed_rank(enum compat_action_kind kind)
+{
+	switch (kind) {
+	case COMPAT_SIGMASK:
+	case COMPAT_SIGDEFAULT:
+		return 0;
+	case COMPAT_SCHED:
+		return 1;
+	case COMPAT_SETSID:
+		return 2;
+	case COMPAT_SETPGID:
+		return 3;
+	case COMPAT_RESETIDS:
+		return 4;
+	default:
+		return 5;
+	}
+}
+
+/* Whether the list strays from the one order a fixed-order backend (glibc) runs. */
 static bool needs_any_order(const struct compat_spawn *request)
 {
-	enum { START, AFTER_SETSID, AFTER_SETPGID, AFTER_OTHERS } stage = START;
+	int stage = 0;
 
 	for (size_t i = 0; i < request->n_actions; i++) {
-		switch (request->actions[i].kind) {
-		case COMPAT_SETSID:
-			if (stage >= AFTER_SETSID)
-				return true;
-			stage = AFTER_SETSID;
-			break;
-		case COMPAT_SETPGID:
-			if (stage >= AFTER_SETPGID)
-				return true;
-			stage = AFTER_SETPGID;
-			break;
-		case COMPAT_SIGMASK:
-		case COMPAT_SIGDEFAULT:
-			break;
-		default:
-			stage = AFTER_OTHERS;
-		}
+		int rank = fixed_rank(request->actions[i].kind);
+
+		if (rank == 0)
+			continue;
+		if (rank < 5 && rank <= stage)
+			return true;
+		stage = rank;
 	}
 	return false;
 }

@@ -33,12 +33,16 @@ enum compat_action_kind {
 	COMPAT_SIGMASK,		/* the signal mask the program starts with (the last one wins) */
 	COMPAT_SIGDEFAULT,	/* reset these signals to SIG_DFL (ignored ones included) */
 	COMPAT_UMASK,		/* umask(mask) */
+	COMPAT_RESETIDS,	/* effective uid and gid to the real ones (POSIX_SPAWN_RESETIDS) */
+	COMPAT_SCHED,		/* sched_setscheduler(0, policy, {priority}); policy -1 keeps the
+				 * policy: sched_setparam(0, {priority}) */
+	COMPAT_TCSETPGRP,	/* tcsetpgrp(fd, getpgrp()): the child's group in the foreground */
 };
 
 struct compat_action {
 	enum compat_action_kind kind;
 	union {
-		int fd;				/* CLOSE, FCHDIR */
+		int fd;				/* CLOSE, FCHDIR, TCSETPGRP */
 		struct {
 			int fd, target;
 		} dup2;				/* DUP2 */
@@ -55,6 +59,9 @@ struct compat_action {
 		pid_t pgid;			/* SETPGID: 0 makes a new group */
 		sigset_t signals;		/* SIGMASK, SIGDEFAULT */
 		mode_t umask;			/* UMASK */
+		struct {
+			int policy, priority;
+		} sched;			/* SCHED */
 	};
 };
 
@@ -120,6 +127,30 @@ static inline struct compat_action compat_umask(mode_t mask)
 	return (struct compat_action){ .kind = COMPAT_UMASK, .umask = mask };
 }
 
+/* POSIX_SPAWN_RESETIDS: seteuid(getuid()), then setegid(getgid()). */
+static inline struct compat_action compat_resetids(void)
+{
+	return (struct compat_action){ .kind = COMPAT_RESETIDS };
+}
+
+/* POSIX_SPAWN_SETSCHEDULER (with its parameters): policy and priority. */
+static inline struct compat_action compat_setscheduler(int policy, int priority)
+{
+	return (struct compat_action){ .kind = COMPAT_SCHED, .sched = { policy, priority } };
+}
+
+/* POSIX_SPAWN_SETSCHEDPARAM alone: the priority, in the policy the child has. */
+static inline struct compat_action compat_setschedparam(int priority)
+{
+	return (struct compat_action){ .kind = COMPAT_SCHED, .sched = { -1, priority } };
+}
+
+/* glibc's posix_spawn_file_actions_addtcsetpgrp_np(fd). */
+static inline struct compat_action compat_tcsetpgrp(int fd)
+{
+	return (struct compat_action){ .kind = COMPAT_TCSETPGRP, .fd = fd };
+}
+
 /* How the program is found. */
 enum compat_exec_mode {
 	COMPAT_EXEC_PATH,	/* execve(path): absolute, or relative to the child's cwd */
@@ -179,10 +210,16 @@ enum compat_feature {
 	COMPAT_FEAT_CLOSE_RANGE,	/* any other close_range */
 	COMPAT_FEAT_SETSID,
 	COMPAT_FEAT_SETPGID,
-	COMPAT_FEAT_ANY_ORDER,		/* setsid/setpgid after file actions, or repeated */
+	COMPAT_FEAT_ANY_ORDER,		/* setsid, setpgid, scheduling or resetids repeated,
+					 * after file actions or in another order than
+					 * glibc's (DESIGN.md) */
 	COMPAT_FEAT_SIGMASK,
 	COMPAT_FEAT_SIGDEFAULT,
 	COMPAT_FEAT_UMASK,
+	COMPAT_FEAT_RESETIDS,
+	COMPAT_FEAT_SETSCHEDULER,	/* a scheduling policy (and its priority) */
+	COMPAT_FEAT_SETSCHEDPARAM,	/* a priority alone, the policy kept */
+	COMPAT_FEAT_TCSETPGRP,
 	COMPAT_FEAT_EXEC_AT,		/* the program given by a dirfd or exec flags */
 	COMPAT_FEAT_SEARCH,		/* search a name in the caller's PATH */
 	COMPAT_FEAT_SEARCH_STRING,	/* search a PATH string other than the caller's */

@@ -1,11 +1,15 @@
 /*
  * Backend "posix": glibc's posix_spawn and posix_spawnp with the _np
- * extensions of glibc 2.36. What they cannot express is refused; glibc
- * does not say which step failed, nor return a pidfd (2.39 would).
+ * extensions of glibc 2.36 (addtcsetpgrp_np came in 2.35). What they
+ * cannot express is refused; glibc does not say which step failed, nor
+ * return a pidfd (2.39 would).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -17,6 +21,23 @@ struct posix_plan {
 	short flags;
 	sigset_t defaults;
 };
+
+/* With SETSCHEDULER glibc takes the priority from the parameters too. */
+static int add_sched(struct posix_plan *plan, int policy, int priority)
+{
+	const struct sched_param param = { .sched_priority = priority };
+
+	if (policy == -1) {
+		plan->flags |= POSIX_SPAWN_SETSCHEDPARAM;
+	} else {
+		plan->flags |= POSIX_SPAWN_SETSCHEDULER;
+		int error = posix_spawnattr_setschedpolicy(&plan->attr, policy);
+
+		if (error)
+			return error;
+	}
+	return posix_spawnattr_setschedparam(&plan->attr, &param);
+}
 
 static int add_action(struct posix_plan *plan, const struct compat_action *action)
 {
@@ -49,6 +70,13 @@ static int add_action(struct posix_plan *plan, const struct compat_action *actio
 	case COMPAT_SIGDEFAULT:
 		plan->flags |= POSIX_SPAWN_SETSIGDEF;
 		return sigorset(&plan->defaults, &plan->defaults, &action->signals) ? errno : 0;
+	case COMPAT_RESETIDS:
+		plan->flags |= POSIX_SPAWN_RESETIDS;
+		return 0;
+	case COMPAT_SCHED:
+		return add_sched(plan, action->sched.policy, action->sched.priority);
+	case COMPAT_TCSETPGRP:
+		return posix_spawn_file_actions_addtcsetpgrp_np(&plan->files, action->fd);
 	case COMPAT_UMASK:
 		break;
 	}
@@ -104,12 +132,33 @@ static void posix_backend_spawn(const struct compat_spawn *request, struct compa
 	result->pid = pid;
 }
 
+/*
+ * glibc's posix_spawnp skips a PATH entry of PATH_MAX bytes or more
+ * without trying it: the empty entry it then sees means the cwd, and the
+ * last entry skipped ends the search with whatever errno held (DESIGN.md,
+ * "PATH search semantics"). libcompat's search ends there with ENAMETOOLONG.
+ */
+static bool has_entry_of_path_max(const char *path)
+{
+	while (path) {
+		const char *colon = strchr(path, ':');
+
+		if ((colon ? (size_t)(colon - path) : strlen(path)) >= PATH_MAX)
+			return true;
+		path = colon ? colon + 1 : NULL;
+	}
+	return false;
+}
+
 /* What the features allow but glibc would still do differently. */
 static const char *posix_refuse(const struct compat_spawn *request)
 {
 	bool searched = request->exec_mode == COMPAT_EXEC_SEARCH &&
 			compat_name_is_searched(request->path);
 
+	/* posix searches only the caller's PATH (its features) */
+	if (searched && has_entry_of_path_max(getenv("PATH")))
+		return "no PATH entry of PATH_MAX bytes or more";
 	for (size_t i = 0; i < request->n_actions; i++) {
 		const struct compat_action *action = &request->actions[i];
 
@@ -125,6 +174,11 @@ static const char *posix_refuse(const struct compat_spawn *request)
 		if (action->kind == COMPAT_CLOSE_RANGE &&
 		    action->close_range.first >= (unsigned int)getdtablesize())
 			return "no close_range from beyond the fd limit";
+		/* posix_spawnattr_setschedpolicy() takes no other policy */
+		if (action->kind == COMPAT_SCHED && action->sched.policy != -1 &&
+		    action->sched.policy != SCHED_OTHER && action->sched.policy != SCHED_FIFO &&
+		    action->sched.policy != SCHED_RR)
+			return "no scheduling policy but SCHED_OTHER, SCHED_FIFO and SCHED_RR";
 	}
 	return NULL;
 }
@@ -136,6 +190,8 @@ const struct compat_backend compat_backend_posix = {
 		    COMPAT_HAS(COMPAT_FEAT_FCHDIR) | COMPAT_HAS(COMPAT_FEAT_CLOSE_FROM) |
 		    COMPAT_HAS(COMPAT_FEAT_SETSID) | COMPAT_HAS(COMPAT_FEAT_SETPGID) |
 		    COMPAT_HAS(COMPAT_FEAT_SIGMASK) | COMPAT_HAS(COMPAT_FEAT_SIGDEFAULT) |
+		    COMPAT_HAS(COMPAT_FEAT_RESETIDS) | COMPAT_HAS(COMPAT_FEAT_SETSCHEDULER) |
+		    COMPAT_HAS(COMPAT_FEAT_SETSCHEDPARAM) | COMPAT_HAS(COMPAT_FEAT_TCSETPGRP) |
 		    COMPAT_HAS(COMPAT_FEAT_SEARCH) | COMPAT_HAS(COMPAT_FEAT_SEARCH_STOPS),
 	.refuse = posix_refuse,
 	.spawn = posix_backend_spawn,

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -75,6 +76,30 @@ static int sigdefault_action(const sigset_t *signals)
 	return 0;
 }
 
+/*
+ * POSIX_SPAWN_RESETIDS as glibc does it: the system calls themselves, as
+ * glibc's set*id() wrappers would make every thread of the caller, whose
+ * memory we share, change its ids too.
+ */
+static int resetids_action(void)
+{
+	if (syscall(SYS_setresuid, -1, getuid(), -1) < 0)
+		return errno;
+	if (syscall(SYS_setresgid, -1, getgid(), -1) < 0)
+		return errno;
+	return 0;
+}
+
+/* A policy of -1 keeps the policy and sets the priority (POSIX_SPAWN_SETSCHEDPARAM). */
+static int sched_action(int policy, int priority)
+{
+	const struct sched_param param = { .sched_priority = priority };
+
+	if (policy == -1)
+		return sched_setparam(0, &param) < 0 ? errno : 0;
+	return sched_setscheduler(0, policy, &param) < 0 ? errno : 0;
+}
+
 static int result_of(int returned)
 {
 	return returned < 0 ? errno : 0;
@@ -108,6 +133,13 @@ static int run_action(const struct compat_action *action, sigset_t *exec_mask)
 	case COMPAT_UMASK:
 		umask(action->umask);
 		return 0;
+	case COMPAT_RESETIDS:
+		return resetids_action();
+	case COMPAT_SCHED:
+		return sched_action(action->sched.policy, action->sched.priority);
+	case COMPAT_TCSETPGRP:
+		/* every signal is blocked: SIGTTOU does not stop a background group */
+		return result_of(tcsetpgrp(action->fd, getpgrp()));
 	}
 	return EINVAL;
 }

@@ -9,6 +9,8 @@
  *   blocked HEX               bit n-1 set: signal n (1..64) is blocked
  *   ignored HEX               bit n-1 set: signal n is ignored
  *   ids PID PPID SID PGID
+ *   creds RUID EUID RGID EGID
+ *   sched POLICY PRIORITY     sched_getscheduler() and the priority
  *   fd N CLOEXEC FLAGS HEX    each open fd: FD_CLOEXEC (0 or 1), F_GETFL in
  *                             octal, and its /proc/self/fd link
  *   end
@@ -19,6 +21,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +101,13 @@ int main(int argc, char **argv)
 	fprintf(out, "umask %o\n", (unsigned int)mask);
 	put_signals(out);
 	fprintf(out, "ids %d %d %d %d\n", getpid(), getppid(), getsid(0), getpgid(0));
+	fprintf(out, "creds %u %u %u %u\n", (unsigned int)getuid(), (unsigned int)geteuid(),
+		(unsigned int)getgid(), (unsigned int)getegid());
+	struct sched_param param;
+
+	if (sched_getparam(0, &param) < 0)
+		return 1;
+	fprintf(out, "sched %d %d\n", sched_getscheduler(0), param.sched_priority);
 	put_fds(out);
 	fprintf(out, "end\n");
 	return fclose(out) == 0 ? 0 : 1;
