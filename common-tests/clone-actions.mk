@@ -18,7 +18,7 @@ CLONE_ACTIONS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) -std=gnu11 -D_GNU_SOURCE
 
 .PHONY: tests-clone-actions
 tests-clone-actions: $(TESTS_OUT)/clone-actions-abi $(TESTS_OUT)/clone-actions-stress \
-	$(TESTS_OUT)/clone3-selftests/clone3 $(TESTS_OUT)/bigbss
+	$(TESTS_OUT)/clone-actions-fuzz $(TESTS_OUT)/clone3-selftests/clone3 $(TESTS_OUT)/bigbss
 
 $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
@@ -39,7 +39,6 @@ $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
 
 # The fuzzer (static, like the stress test): clone_args and action lists from
 # a seed, invariants after every call; it execs $(TESTS_OUT)/tiny.
-tests-clone-actions: $(TESTS_OUT)/clone-actions-fuzz
 $(TESTS_OUT)/clone-actions-fuzz: common-tests/clone-actions-fuzz.c common-tests/proc-children.h \
 		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
