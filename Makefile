@@ -16,7 +16,7 @@ UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	check-deps check-fresh tests $(addprefix check-guest-,$(SERIES)) $(addprefix kernel-,$(SERIES)) \
 	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
-	report bench bench-smoke check-bench
+	report bench bench-smoke check-bench fuzz
 
 all: kernels tests
 
@@ -87,6 +87,13 @@ check: deps
 	echo "== summary (matrix: build/results/matrix.md)"; \
 	vm/tap-summary build/results || status=1; \
 	exit $$status
+
+# Both series' fuzzers in their debug guests, FUZZ_SECONDS each (600), with
+# FUZZ_SEED if given; the second runs even when the first fails.
+fuzz:
+	@status=0; for t in fuzz-clone-actions fuzz-iouring; do \
+		$(MAKE) --no-print-directory $$t || status=1; \
+	done; exit $$status
 
 # The A/B report (issue 6): release kernels (both series and "combined", both
 # applied), corpus, benchmarks on the host and in every kernel, REPORT.md.

@@ -34,3 +34,10 @@ $(BENCH_OUT)/stamp: bench/stamp.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -Werror -static -nostdlib -ffreestanding -fno-stack-protector \
 		-fno-asynchronous-unwind-tables -o $@ $<
+
+# An instruction profile of every method (vm/profile): the combined kernel's
+# profile flavour under icount, function_graph over each method's spawns;
+# results in build/report/profile/ (REPORT.md shows them).
+.PHONY: profile
+profile: deps
+	@vm/profile

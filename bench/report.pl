@@ -12,6 +12,9 @@
 # Perl core only (perl-base is in every Debian).
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use Markdown;
 
 my $dir = shift or die "usage: $0 REPORT_DIR\n";
 my $top = $ENV{SPAWNLAB_TOP} // '.';
@@ -88,12 +91,7 @@ sub methods_of { my ($r) = @_; return grep { exists $r->{methods}{$_} } @METHODS
 # --- output -------------------------------------------------------------------------
 my $md = '';
 sub out { $md .= join('', @_) }
-sub table {
-	my ($head, @rows) = @_;
-	out('| ', join(' | ', @$head), " |\n|", join('|', map { '---' } @$head), "|\n");
-	out('| ', join(' | ', map { $_ // '-' } @$_), " |\n") for @rows;
-	out("\n");
-}
+sub table { out(Markdown::table(@_)) }
 
 my $machine = keyvals("$dir/machine");
 out("# spawnlab A/B report: io_uring CLONE/EXEC vs clone3 actions\n\n");
@@ -118,15 +116,18 @@ table(['what', 'value'],
 	['host kernel', $machine->{host_kernel}], ['QEMU', $machine->{qemu}], ['glibc', $machine->{glibc}],
 	['compiler', $machine->{cc}]);
 my @krows;
-for my $k (@SERIES, 'combined') {
+# the RFC as posted: a debug kernel for its ABI tests only
+my %FROM = (combined => 'series-iouring + series-clone-actions', 'iouring-rfc' => 'series-iouring, its first patches: the RFC as posted');
+for my $k (@SERIES, 'combined', -f "$dir/kernels/iouring-rfc" ? 'iouring-rfc' : ()) {
 	my $info = keyvals("$dir/kernels/$k");
 	my @runs = grep { ($run{$_}{meta}{series} // '') eq $k } @guest_runs;
 	my %acc = map { ($run{$_}{meta}{accel} // '?') => 1 } @runs;
+	$acc{$_} = 1 for grep { defined && $k eq 'iouring-rfc' } keyvals("$dir/abi/$k-debug/kernel")->{accelerator};
 	my $uname = (map { $run{$_}{hdr}{kernel} } grep { $run{$_}{hdr} } @runs)[0];
 	push @krows, [$k, $uname // ($info->{version} ? "$info->{version}-$k" : 'not built'),
-		$k eq 'combined' ? 'series-iouring + series-clone-actions' : "series-$k",
+		$FROM{$k} // "series-$k",
 		$info->{patches} // '-', $info->{head} // '-', $info->{flavour} // '-',
-		join(', ', sort keys %acc) || '-', join(', ', @runs) || 'none'];
+		join(', ', sort keys %acc) || '-', join(', ', @runs) || ($k eq 'iouring-rfc' ? 'none: ABI tests only' : 'none')];
 }
 table(['kernel', 'uname -r (in the guest)', 'patches from', 'patches', 'tree head', 'flavour', 'accelerator', 'benchmark runs'], @krows);
 # How the two series meet in the combined kernel: the resolutions kept in
@@ -169,8 +170,10 @@ out("## Conformance\n\n");
 if (my $sum = slurp("$dir/results/summary.txt")) {
 	out("Corpus runs (place/backend: results), from vm/tap-summary:\n\n```\n$sum```\n\n");
 }
+my $safety;	# vm/tap-summary's table of the safety suite, at the end of matrix.md
 if (my $matrix = slurp("$dir/results/matrix.md")) {
 	$matrix =~ s/^# Conformance matrix\n\n//;
+	$safety = $1 if $matrix =~ s/\n## Safety suite\n\n(.*)\z/\n/s;
 	out("Every corpus test x (place/backend); places are the host, the debug kernels of `make check` ",
 	    "and the combined release kernel. `unsupported` carries the backend's reason; `diverges` marks a ",
 	    "request the backend accepts but cannot carry out as documented, with why and what happens ",
@@ -178,6 +181,162 @@ if (my $matrix = slurp("$dir/results/matrix.md")) {
 	    $matrix, "\n");
 } else {
 	out("No conformance results (build/results/matrix.md is missing and the corpus did not run).\n\n");
+}
+
+# --- safety ----------------------------------------------------------------------------------
+out("## Safety\n\n");
+if ($safety) {
+	out("The corpus' safety suite (`common-tests/safety.c`; DESIGN.md, \"Safety suite\") again, on its own: ",
+	    "a seccomp filter holds the spawn's calls, a tracer that follows forks sees the child (or the spawn ",
+	    "is refused), a killed caller leaves nothing behind, a blocked `waitpid(-1)` returns when a spawn ",
+	    "fails, a set-uid exec that fails past its point of no return runs nothing after it, a child has no ",
+	    "more privilege than its caller. `posix` (glibc) and `vfork` are what users have today; `diverges` ",
+	    "is a hazard of the backend's design, with what happened; `unsupported`, a request the backend ",
+	    "cannot express.\n\n", $safety, "\n");
+} else {
+	out("No safety results (build/results/matrix.md has no safety table: the corpus did not run).\n\n");
+}
+
+# --- the RFC as posted ---------------------------------------------------------------------
+# vm/by-test's results of the io_uring ABI tests on the RFC's own patches
+# (abi/iouring-rfc-debug/: results.tsv, splats.tsv, kernel), next to the
+# series' (abi/iouring-debug/ when vm/report ran it, else make check's TAP).
+sub by_test {	# suite/name => { status, detail, splats => [lines] }, or undef
+	my ($d) = @_;
+	my $t = slurp("$d/results.tsv") // return undef;
+	my %r;
+	for (split /\n/, $t) {
+		my ($test, $st, undef, $det) = split /\t/, $_, 4;
+		$r{$test} = { status => $st, detail => $det // '', splats => [] };
+	}
+	for (split /\n/, slurp("$d/splats.tsv") // '') {
+		my ($test, $line) = split /\t/, $_, 2;
+		push @{$r{$test}{splats}}, $line if $r{$test};
+	}
+	return \%r;
+}
+sub tap_results {	# criterion's TAP in the same shape (no splats: the boot's vm.tap has them)
+	my ($f) = @_;
+	my $t = slurp($f) // return undef;
+	my %r;
+	for (split /\n/, $t) {
+		next unless /^(not )?ok (?:\d+ )?- (\w+)::(\w+)\s*(.*?)\s*(?:\(\d+\.\d+s\))?$/;
+		my ($not, $test, $rest) = ($1, "$2/$3", $4);
+		$r{$test} = $not ? { status => 'fail', detail => $rest } :
+			$rest =~ /# SKIP (.*)/ ? { status => 'skip', detail => $1 } : { status => 'pass', detail => '' };
+	}
+	return \%r;
+}
+# a splat line without what differs between boots: CPU, pid, code offsets
+sub splat_kind {
+	my ($l) = @_;
+	$l =~ s/CPU: \d+ PID: \d+ //;
+	$l =~ s{(?:\.\./)*src/[^/]+/}{}g;	# the build's path to its tree
+	$l =~ s/\+0x[0-9a-f]+\/0x[0-9a-f]+//g;
+	$l =~ s/0x[0-9a-f]{9,}/0x.../g;	# addresses
+	$l =~ s/(task \S+?):\d+ /$1 /;
+	$l =~ s/ for more than \d+ seconds/ for more than N seconds/;
+	return $l;
+}
+sub md_escape { my ($s) = @_; $s =~ s/\|/\\|/g; return $s }
+my %RESULT_WORD = (pass => 'pass', skip => 'skip', fail => '**FAIL**', crashed => '**kernel died**', hung => '**hung**');
+sub result_cell {	# the result word and its detail, cut at 240 characters
+	my ($r) = @_;
+	return 'not run' unless $r;
+	my $w = $RESULT_WORD{$r->{status}} // $r->{status};
+	my $d = $r->{status} eq 'crashed' ? splat_kind($r->{detail}) : $r->{detail};
+	$d = substr($d, 0, 237) . '...' if length($d) > 240;
+	return $d ne '' ? "$w: " . md_escape($d) : $w;
+}
+sub splat_cell {
+	my ($r) = @_;
+	return '-' unless $r && @{$r->{splats}};
+	my (%n, @order);
+	for (map { splat_kind($_) } @{$r->{splats}}) { push @order, $_ unless $n{$_}++ }
+	return scalar(@{$r->{splats}}) . ': ' . join('; ', map { md_escape($_) . ($n{$_} > 1 ? " (x$n{$_})" : '') } @order);
+}
+sub count_by_status {
+	my ($res) = @_; my %n;
+	$n{$_->{status}}++ for values %$res;
+	return join(', ', map { "$n{$_} $_" } grep { $n{$_} } qw(pass fail skip crashed hung));
+}
+# What a group of tests that fail or splat on the RFC as posted says about
+# it, from what those tests measured on iouring-rfc-debug (2026-12-04); a
+# group is shown only when one of its tests fails or splats. Each pattern
+# is matched against "suite/test<TAB>failure", in this order; a test that no
+# group takes is listed as such, with no reading.
+my @RFC_GROUPS = (
+	[qr{/exec_with_personality_is_einval\t}, 'EXEC with a personality',
+	 'the RFC kernel hits the BUG() in commit_creds() (kernel/cred.c:400: the spawned task runs with the personality\'s overriding credentials) and oopses; this guest boots with oops=panic, so the kernel died. The series refuses a personality on EXEC with -EINVAL.'],
+	[qr{/requests_completing_later_are_refused\t}, 'Requests that complete later in a chain',
+	 'in the test\'s first chain (CLONE, LINK_TIMEOUT, EXEC) the spawned task issues the LINK_TIMEOUT as an ordinary request (WARNING in io_no_issue), then the kernel uses freed memory (KASAN slab-use-after-free) and dies (general protection fault); the test\'s other chains (TIMEOUT, POLL_ADD, ASYNC_CANCEL after CLONE) did not run. The series refuses every such request at CLONE.'],
+	[qr{/failed_setuid_exec_runs_nothing_after\t.*MKDIRAT ran}, 'Set-uid EXEC failing past its point of no return',
+	 'as uid 1000, the chain CLONE, EXEC of a set-uid root program made to fail after exec committed its credentials, MKDIRAT created a directory that only root may create: on the RFC the rest of the chain runs as root, a local root hole. The series ends the chain after such a failure.'],
+	[qr{/sigkill_stops_chain\t.*a request ran after SIGKILL}, 'SIGKILL during the chain',
+	 'after SIGKILL to the spawned task while its OPENAT blocked, the next linked request still ran. The series cancels the rest of the chain on a fatal signal.'],
+	[qr{/(?:ring_usable_while_chain_blocks|submitter_execve_while_chain_blocks|no_lockdep_after_chain_then_execve)\t}, 'The chain under uring_lock',
+	 'the RFC runs the whole chain holding the ring\'s uring_lock: a NOP from a second thread got no completion while the chain blocked; a submitter calling execve() slept in D state and SIGKILL did not end it; lockdep reported a possible circular locking dependency (uring_lock against exec\'s cred_guard_mutex) during submitter_execve_while_chain_blocks. no_lockdep_after_chain_then_execve stopped at its spawn, which needs the pid, before its own lockdep check.'],
+	[qr{/(?:clone_refused_in_sqpoll|clone_async_refused_\w+|clone_with_personality_is_einval)\t}, 'CLONE from io-wq or SQPOLL, or with a personality',
+	 'the RFC accepts the CLONE and runs the EXEC (CLONE 0, EXEC 0, a child left behind), where the series refuses the CLONE with -EINVAL: the child would be a copy of the io-wq worker or SQPOLL thread, or run with the personality\'s credentials (DESIGN.md, "Hazards"; what the child inherits is not measured here). On a DEFER_TASKRUN ring the RFC also posts the EXEC\'s completion before the CLONE\'s and trips a lockdep assertion (a completion posted by a task other than the ring\'s submitter, io_uring/io_uring.h:138), as in mode_defer_taskrun.'],
+	[qr{/clone_refused_when_tracer_follows_forks\t}, 'A tracer that follows forks',
+	 'under PTRACE_O_TRACEFORK, TRACEVFORK or TRACECLONE the RFC ran the program, where the series refuses the CLONE with -EPERM (the spawned task is not reported to the tracer: DESIGN.md, "Hazards").'],
+	[qr{/pidfd\w*\t}, 'IORING_CLONE_PIDFD',
+	 'the RFC has no IORING_CLONE_PIDFD: a CLONE asking for a pidfd is refused with -EINVAL (-22).'],
+	[qr{/ring_closed_after_spawn\t.*No child processes}, 'Waiting for the child',
+	 'the RFC\'s child has exit signal 0: plain waitpid() does not see it (ECHILD), only __WALL does. The series\' child sends SIGCHLD.'],
+	[qr{\t(?:CLONE: 0|spawn 0: 0 0)$}, 'No pid in the CLONE completion',
+	 'the RFC completes CLONE with 0, not the child\'s pid, and these tests stop at that first check: what each is named after (seccomp, audit, the fork tracepoint, chain semantics, PATH search, DEFER_TASKRUN wake-ups) is not measured on the RFC by them, neither as a failure nor as a pass. mode_defer_taskrun also trips the lockdep assertion above.'],
+);
+my @rfc_findings;
+if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
+	my $rinfo = keyvals("$dir/abi/iouring-rfc-debug/kernel");
+	my ($series, $series_from);
+	if ($series = by_test("$dir/abi/iouring-debug")) {
+		$series_from = 'the same one-test-a-boot run in the iouring-debug kernel (`abi/iouring-debug/`)';
+	} elsif ($series = tap_results("$dir/results/iouring-debug/iouring-abi.tap")) {
+		my $vm = slurp("$dir/results/iouring-debug/vm.tap") // '';
+		my $sinfo = keyvals("$dir/results/iouring-debug/kernel");
+		$series_from = "`make check`'s iouring-debug run (series-iouring, $sinfo->{patches} patches, tree $sinfo->{head}; all tests in one boot, " .
+			($vm =~ /^ok /m ? 'which had no kernel splat' : $vm =~ /^not ok /m ? '**which failed: a kernel splat, crash or timeout (results/iouring-debug/vm.tap)**' : 'whose boot result is missing') . ')';
+	}
+	my %all = map { $_ => 1 } keys %$rfc, keys %{$series // {}};
+	my @tests = sort keys %all;
+	my @splatted = grep { $rfc->{$_} && @{$rfc->{$_}{splats}} } @tests;
+	my $lines = 0; $lines += @{$rfc->{$_}{splats}} for @splatted;
+	my $boot_splats = slurp("$dir/abi/iouring-rfc-debug/splats.tsv") // '';
+	out("## The RFC as posted\n\n",
+	    "The io_uring ABI tests (`$rinfo->{program}`, ", scalar(keys %$rfc), " tests) on the kernel with only the RFC's own patches ",
+	    "(`iouring-rfc`: the first $rinfo->{patches} patches of series-iouring, none of the series' fixes; tree $rinfo->{head}), ",
+	    "debug flavour (lockdep, KASAN, list and object debugging), under $rinfo->{accelerator}. ",
+	    "vm/by-test runs one test at a time and boots a fresh kernel after a test during which the kernel splatted, died or hung, ",
+	    "so every splat below came while that test ran, in a kernel that had not splatted before ($rinfo->{boots} boots, $rinfo->{seconds} s). ",
+	    "The tests are compiled against the series' uapi; the RFC has no `IORING_CLONE_PIDFD` and no `clone_flags` field, and a test that uses them shows what the RFC kernel does with them. ",
+	    "A skip is not a pass.\n\n");
+	out("- RFC as posted: ", count_by_status($rfc), "; kernel splats during ", scalar(@splatted), " tests ($lines console lines).\n");
+	out("- Series: ", $series ? count_by_status($series) . ", from $series_from" : 'no results (neither make check\'s iouring-debug TAP nor a run of vm/report)', ".\n");
+	out("- Splats while the RFC kernel booted, before any test: ", scalar(grep { /^boot\t/ } split /\n/, $boot_splats), ".\n\n");
+	table(['test', 'RFC as posted', 'splats on the RFC (console lines: kinds)', 'series'],
+		map { [$_, result_cell($rfc->{$_}), splat_cell($rfc->{$_}), result_cell($series ? $series->{$_} : undef)] } @tests);
+	my @bad = grep { $rfc->{$_} && ($rfc->{$_}{status} ne 'pass' || @{$rfc->{$_}{splats}}) } @tests;
+	my %said;
+	my @means;
+	for my $g (@RFC_GROUPS) {
+		my ($re, $name, $what) = @$g;
+		my @in = grep { !$said{$_} && "$_\t$rfc->{$_}{detail}" =~ $re } @bad;
+		$said{$_} = 1 for @in;
+		push @means, "**$name** (" . join(', ', map { s{^\w+/}{}r } @in) . "): $what" if @in;
+	}
+	my @other = grep { !$said{$_} } @bad;
+	push @means, "**Other** (" . join(', ', map { s{^\w+/}{}r } @other) . "): no reading is kept for these; the table has each one's failure or splat." if @other;
+	out("What the failures and splats mean:\n\n", map { "- $_\n" } @means) if @means;
+	my @rfc_only = grep { $series && $series->{$_} && $series->{$_}{status} ne 'pass' && $rfc->{$_} && $rfc->{$_}{status} eq 'pass' } @tests;
+	out("\nTests the RFC as posted passes and the series does not: ", join(', ', map { "`$_`" } @rfc_only), ".\n") if @rfc_only;
+	out("\n");
+	push @rfc_findings, "The RFC as posted (its own patches, debug kernel), io_uring ABI tests one at a time: " . count_by_status($rfc) .
+		"; kernel splats during " . scalar(@splatted) . " tests" . ($series ? "; the series: " . count_by_status($series) : '') . " (section \"The RFC as posted\").";
+} elsif (-e "$dir/kernels/iouring-rfc" || -d "$dir/abi") {
+	out("## The RFC as posted\n\nThe io_uring ABI tests did not run on the RFC's kernel (no `abi/iouring-rfc-debug/results.tsv`; see vm/report's output).\n\n");
+	push @rfc_findings, "The RFC as posted was not measured: its ABI test run is missing.";
 }
 
 # --- expressiveness ---------------------------------------------------------------------------
@@ -562,6 +721,38 @@ for my $n (@order) {
 	}
 }
 
+# --- instruction profile: make profile's build/report/profile/ (bench/profile.pl) --------------------------
+sub tsv_rows {	# a TSV file with a header line, as hashes
+	my ($file) = @_;
+	my ($head, @lines) = split /\n/, slurp($file) // return ();
+	my @cols = split /\t/, $head;
+	return map { my %r; @r{@cols} = split /\t/; \%r } @lines;
+}
+if (my @prof = grep { $_->{cell} eq 'base' } tsv_rows("$dir/profile/summary.tsv")) {
+	my $k = keyvals("$dir/profile/kernel");
+	out("## Instruction profile\n\n",
+	    "From `make profile`, not from the runs above: the combined kernel in its `profile` flavour (the tracers built in; head ",
+	    $k->{head} // '?', "), under icount, function_graph over each method's spawns of the base cell, costs corrected for the ",
+	    "tracer's own instructions. Instructions per spawn (spawn call, the child's exec and exit, the parent's wait); ",
+	    "[profile/profile.md](profile/profile.md) has each method's top functions, more pairs and the folded stacks.\n\n");
+	table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'traced calls', 'tracer cost per call',
+		'kernel spread between boots'],
+		map { my $r = $_; [map { $r->{$_} } qw(method first_untraced kernel_first roundtrip_untraced kernel calls h kernel_spread)] } @prof);
+	my @diff = tsv_rows("$dir/profile/diff.tsv");
+	for my $p (['clone-actions-raw', $BASELINE], ['iouring-raw', $BASELINE]) {
+		my @d = grep { $_->{cell} eq 'base' && $_->{a} eq $p->[0] && $_->{b} eq $p->[1] } @diff;
+		next unless @d;
+		out("$p->[0] vs $p->[1], the ten functions whose self cost per spawn differs most (positive: $p->[0] spends more):\n\n");
+		table(['function', "self, $p->[0]", "self, $p->[1]", 'Δ self', 'Δ self to first', 'Δ inclusive'],
+			map { ["`$_->{function}`", @$_{qw(a_self b_self d_self d_self_first d_incl)}] } @d[0 .. ($#d < 9 ? $#d : 9)]);
+	}
+	if (my @entry = tsv_rows("$dir/profile/entry.tsv")) {
+		out("One failing PATH entry (from 1 to 16 failing entries before the child's, per entry):\n\n");
+		table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'traced calls'],
+			map { my $r = $_; [map { $r->{$_} } qw(method first_untraced kernel_first roundtrip_untraced kernel calls)] } @entry);
+	}
+}
+
 # --- findings --------------------------------------------------------------------------------------------
 out("## Findings\n\n");
 my @f;
@@ -667,6 +858,14 @@ if (my $sum = slurp("$dir/results/summary.txt")) {
 	my ($total) = $sum =~ /^(\d+ passed, \d+ failed, \d+ skipped, \d+ diverged)$/m;
 	push @f, "Conformance corpus, all places and backends: $total." if $total;
 }
+my ($safety_runs) = ($safety // '') =~ /^\| test \|(.*)\|\n/;
+if ($safety_runs and my ($counts) = $safety =~ /^\| \*\*passed[^|]*\|(.*)\|$/m) {
+	my @runs = map { s/^\s+|\s+$//gr } split /\|/, $safety_runs;
+	my @counts = map { s/^\s+|\s+$//gr } split /\|/, $counts;
+	push @f, "Safety suite, passed / failed / unsupported / diverges: " .
+		join(', ', map { "$runs[$_] $counts[$_]" } 0 .. $#runs) . ".";
+}
+push @f, @rfc_findings;
 out(map { "- $_\n" } @f);
 out("\n");
 

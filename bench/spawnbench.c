@@ -48,6 +48,8 @@ static struct {
 	const char *tmp;
 	const char *cells;
 	const char *methods;
+	const char *trace;	/* tracefs: trace the latency cells' measured spawns */
+	const char *misses;	/* path cell: PATH entries before the child's */
 	long iters;		/* base cell */
 	long sweep_iters;	/* every other latency cell */
 	long mem_iters;		/* cells with touched parent memory */
@@ -60,6 +62,7 @@ static struct {
 } opt = {
 	.tmp = "/tmp",
 	.cells = "base,memory,path,env,dup2,tput,async",
+	.misses = "0,1,6,16,64",
 	.iters = 1000, .sweep_iters = 100, .mem_iters = 30, .warmup = 5,
 	.block = 10, .tput = 50, .tput_reps = 3, .async_spawns = 320, .async_work = 100,
 };
@@ -447,6 +450,34 @@ static void drain_stamps(void)
 		continue;
 }
 
+/*
+ * --trace DIR: a kernel tracer set up in the tracefs DIR (vm/profile's
+ * guest script chooses it and its options, function-fork among them) runs
+ * for this process and its children during the measured spawns of each
+ * latency cell, not during the warm-up. tracing_on is opened once, in
+ * main(), so that no open() or close() of it is traced.
+ */
+static int tracing_on_fd = -1;
+
+static void trace_switch(bool on)
+{
+	char path[PATH_MAX], pid[16];
+	int fd;
+
+	if (tracing_on_fd < 0)
+		return;
+	if (on) {
+		snprintf(path, sizeof path, "%s/set_ftrace_pid", opt.trace);
+		snprintf(pid, sizeof pid, "%d", (int)getpid());
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+			die(path);
+		close(fd);
+	}
+	if (write(tracing_on_fd, on ? "1" : "0", 1) != 1)
+		die("tracing_on");
+}
+
 static void latency_cell(const char *cell, const char *param, const struct job *job, long iters)
 {
 	uint64_t *first[N_METHODS] = { 0 }, *rt[N_METHODS] = { 0 };
@@ -485,6 +516,7 @@ static void latency_cell(const char *cell, const char *param, const struct job *
 						    stamp_pipe[0], &a, &b)))
 				active[i] = false;
 		}
+	trace_switch(true);
 	for (bool more = true; more; ) {
 		more = false;
 		for (size_t i = 0; i < N_METHODS; i++) {
@@ -500,6 +532,7 @@ static void latency_cell(const char *cell, const char *param, const struct job *
 				more = true;
 		}
 	}
+	trace_switch(false);
 	drain_stamps();
 	for (size_t i = 0; i < N_METHODS; i++) {
 		if (!first[i])
@@ -1035,12 +1068,17 @@ static void usage(FILE *to)
 		"                     (default %ld; k = 1, 8, 32 spawns before the reap)\n"
 		"  --async-work N     async cell: the parent's work per spawn in a working\n"
 		"                     round, in units of 256 multiply-adds (default %ld)\n"
+		"  --path-misses LIST path cell: PATH entries before the child's, each of\n"
+		"                     0 (the absolute path) to %d (default %s)\n"
+		"  --trace DIR        run the tracer set up in the tracefs DIR (tracing_on,\n"
+		"                     set_ftrace_pid) during the measured spawns of the\n"
+		"                     latency cells; needs --methods with one method\n"
 		"  --aslr             keep address space randomisation (default: off, so\n"
 		"                     that the page tables fork copies are alike run to run)\n"
 		"  --list             print the methods and whether they run here\n"
 		"  --caps             print the libcompat capability table (TSV)\n",
 		opt.iters, opt.sweep_iters, opt.mem_iters, opt.warmup, opt.block, opt.tput,
-		opt.tput_reps, opt.async_spawns, opt.async_work);
+		opt.tput_reps, opt.async_spawns, opt.async_work, MAX_MISSES, opt.misses);
 }
 
 static long number(const char *arg)
@@ -1090,6 +1128,8 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--tmp") == 0) opt.tmp = v;
 		else if (strcmp(a, "--cells") == 0) opt.cells = v;
 		else if (strcmp(a, "--methods") == 0) opt.methods = v;
+		else if (strcmp(a, "--trace") == 0) opt.trace = v;
+		else if (strcmp(a, "--path-misses") == 0) opt.misses = v;
 		else if (strcmp(a, "--iters") == 0) opt.iters = number(v);
 		else if (strcmp(a, "--sweep-iters") == 0) opt.sweep_iters = number(v);
 		else if (strcmp(a, "--mem-iters") == 0) opt.mem_iters = number(v);
@@ -1103,6 +1143,21 @@ int main(int argc, char **argv)
 		if (takes)
 			i++;
 	}
+	int misses[MAX_MISSES + 1], n_misses = 0;
+
+	for (const char *p = opt.misses; *p; p++) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 0 || v > MAX_MISSES || n_misses > MAX_MISSES ||
+		    (*end != ',' && *end != '\0')) {
+			fprintf(stderr, "spawnbench: --path-misses %s: numbers 0 to %d\n", opt.misses,
+				MAX_MISSES);
+			return 2;
+		}
+		misses[n_misses++] = (int)v;
+		p = *end ? end : end - 1;
+	}
 	out = stdout;
 	if (opt.out && !(out = fopen(opt.out, "w")))
 		die(opt.out);
@@ -1111,6 +1166,21 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	probe_methods();
+	size_t n_selected = 0;
+
+	for (size_t i = 0; i < N_METHODS; i++)
+		n_selected += methods[i].selected;
+	if (opt.trace && n_selected != 1) {
+		fprintf(stderr, "spawnbench: --trace needs --methods with one method\n");
+		return 2;
+	}
+	if (opt.trace) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof path, "%s/tracing_on", opt.trace);
+		if ((tracing_on_fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			die(path);
+	}
 	if (list) {
 		for (size_t i = 0; i < N_METHODS; i++)
 			fprintf(out, "%s\t%s\n", methods[i].name,
@@ -1164,7 +1234,7 @@ int main(int argc, char **argv)
 	uint64_t start = now_ns();
 
 	cell_total = in_list(opt.cells, "base") + 4 * in_list(opt.cells, "memory") +
-		     5 * in_list(opt.cells, "path") + 2 * in_list(opt.cells, "env") +
+		     n_misses * in_list(opt.cells, "path") + 2 * in_list(opt.cells, "env") +
 		     2 * in_list(opt.cells, "dup2") + 2 * in_list(opt.cells, "tput") +
 		     3 * in_list(opt.cells, "async");
 	if (in_list(opt.cells, "base"))
@@ -1194,10 +1264,9 @@ int main(int argc, char **argv)
 		set_memory(0, false);
 	}
 	if (in_list(opt.cells, "path")) {
-		static const int misses[] = { 0, 1, 6, 16, MAX_MISSES };
 		char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 
-		for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+		for (int i = 0; i < n_misses; i++) {
 			char param[8];
 
 			snprintf(param, sizeof param, "%d", misses[i]);

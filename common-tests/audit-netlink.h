@@ -6,7 +6,10 @@
  *
  * audit_nl_start() opens a NETLINK_AUDIT socket, makes this process the
  * audit daemon (enabled, pid) and adds one exit-filter rule: always record
- * the given system calls of tasks whose parent is this process.
+ * the given system calls of tasks whose parent is this process. For other
+ * rules, audit_nl_open() does the first part and audit_nl_add_rule() adds
+ * the one rule: on io_uring operations (AUDIT_FILTER_URING_EXIT), or a
+ * watch on a file.
  * audit_nl_collect() reads the records, grouped into events by serial
  * number, until the wanted events came or time is up. audit_nl_stop()
  * deletes the rule, stops being the daemon and puts "enabled" back; it is
@@ -46,7 +49,12 @@ struct audit_nl {
 	uint32_t old_enabled;
 	bool daemon;
 	bool rule_added;
-	struct audit_rule_data rule;	/* no string fields: fixed size */
+	/* the rule, to delete it again: an audit_rule_data and its string */
+	union {
+		struct audit_rule_data rule;
+		char rule_buf[sizeof(struct audit_rule_data) + PATH_MAX];
+	};
+	size_t rule_len;
 };
 
 /* The records of one event, one a line, as "type=1300 audit(...): ...". */
@@ -62,7 +70,11 @@ struct audit_log {
 	struct audit_event ev[AUDIT_NL_EVENTS];
 };
 
-/* An event to look for: one system call and, if path, its PATH record. */
+/*
+ * An event to look for: one system call, or io_uring operation (its
+ * URINGOP record: syscall = AUDIT_WANT_URING_OP(opcode)), and, if path,
+ * its PATH record.
+ */
 struct audit_want {
 	int syscall;
 	pid_t pid;		/* 0: any */
@@ -70,6 +82,10 @@ struct audit_want {
 	const char *exit;	/* the return value as audit prints it; NULL: any */
 	const char *path;	/* a PATH record's name; NULL: none needed */
 };
+
+/* above every system call number */
+#define AUDIT_WANT_URING_BASE 0x10000
+#define AUDIT_WANT_URING_OP(op) (AUDIT_WANT_URING_BASE + (op))
 
 static inline long audit_nl_ms_left(const struct timespec *deadline)
 {
@@ -192,7 +208,7 @@ static inline void audit_nl_stop(struct audit_nl *a)
 	if (a->fd < 0)
 		return;
 	if (a->rule_added)
-		audit_nl_request(a, AUDIT_DEL_RULE, &a->rule, sizeof(a->rule), NULL, 0);
+		audit_nl_request(a, AUDIT_DEL_RULE, &a->rule, a->rule_len, NULL, 0);
 	if (a->daemon) {
 		/* in this order, the records of the change come to us, not the console */
 		audit_nl_set(a, AUDIT_STATUS_ENABLED, a->old_enabled, 0);
@@ -204,11 +220,8 @@ static inline void audit_nl_stop(struct audit_nl *a)
 	a->fd = a->lock = -1;
 }
 
-/*
- * Become the audit daemon and record the system calls nrs[0..n) of this
- * process's children at their exit. 0, or -errno with everything undone.
- */
-static inline int audit_nl_start(struct audit_nl *a, const int *nrs, size_t n)
+/* Become the audit daemon, with no rule yet. 0, or -errno with everything undone. */
+static inline int audit_nl_open(struct audit_nl *a)
 {
 	struct audit_status old = { 0 };
 	int err;
@@ -239,24 +252,68 @@ static inline int audit_nl_start(struct audit_nl *a, const int *nrs, size_t n)
 	if (err)
 		goto fail;
 	a->daemon = true;
-
-	a->rule.flags = AUDIT_FILTER_EXIT;
-	a->rule.action = AUDIT_ALWAYS;
-	for (size_t i = 0; i < n; i++)
-		a->rule.mask[nrs[i] / 32] |= 1U << (nrs[i] % 32);
-	a->rule.field_count = 1;
-	a->rule.fields[0] = AUDIT_PPID;
-	a->rule.fieldflags[0] = AUDIT_EQUAL;
-	a->rule.values[0] = (uint32_t)getpid();
-	err = audit_nl_request(a, AUDIT_ADD_RULE, &a->rule, sizeof(a->rule), NULL, 0);
-	if (err)
-		goto fail;
-	a->rule_added = true;
 	return 0;
 
 fail:
 	audit_nl_stop(a);
 	return err;
+}
+
+/*
+ * Add the one rule of an open session: always record, on filter list
+ * (AUDIT_FILTER_EXIT: at a system call's exit; AUDIT_FILTER_URING_EXIT: at
+ * an io_uring operation's), the calls or operations nrs[0..n) (n == 0:
+ * all) of this process's children; with watch, only those that use the
+ * file at that absolute path. 0, or -errno with the session stopped.
+ */
+static inline int audit_nl_add_rule(struct audit_nl *a, uint32_t list, const int *nrs, size_t n,
+				    const char *watch)
+{
+	struct audit_rule_data *r = &a->rule;
+	size_t len = watch ? strlen(watch) : 0;
+	int err;
+
+	memset(a->rule_buf, 0, sizeof(a->rule_buf));
+	if (len >= PATH_MAX) {
+		audit_nl_stop(a);
+		return -ENAMETOOLONG;
+	}
+	r->flags = list;
+	r->action = AUDIT_ALWAYS;
+	for (size_t i = 0; i < n; i++)
+		r->mask[nrs[i] / 32] |= 1U << (nrs[i] % 32);
+	if (!n)
+		memset(r->mask, 0xff, sizeof(r->mask));
+	r->fields[r->field_count] = AUDIT_PPID;
+	r->fieldflags[r->field_count] = AUDIT_EQUAL;
+	r->values[r->field_count++] = (uint32_t)getpid();
+	if (watch) {
+		/* a string field's value is its length; the text goes to buf */
+		r->fields[r->field_count] = AUDIT_WATCH;
+		r->fieldflags[r->field_count] = AUDIT_EQUAL;
+		r->values[r->field_count++] = (uint32_t)len;
+		memcpy(r->buf, watch, len);
+		r->buflen = (uint32_t)len;
+	}
+	a->rule_len = sizeof(*r) + len;
+	err = audit_nl_request(a, AUDIT_ADD_RULE, r, a->rule_len, NULL, 0);
+	if (err) {
+		audit_nl_stop(a);
+		return err;
+	}
+	a->rule_added = true;
+	return 0;
+}
+
+/*
+ * Become the audit daemon and record the system calls nrs[0..n) of this
+ * process's children at their exit. 0, or -errno with everything undone.
+ */
+static inline int audit_nl_start(struct audit_nl *a, const int *nrs, size_t n)
+{
+	int err = audit_nl_open(a);
+
+	return err ? err : audit_nl_add_rule(a, AUDIT_FILTER_EXIT, nrs, n, NULL);
 }
 
 /* Add one record to the event of its serial number. */
@@ -302,23 +359,30 @@ static inline bool audit_record_has(const char *line, const char *key, const cha
 	return false;
 }
 
+/* Is this record line of type type? */
+static inline bool audit_record_is(const char *line, int type)
+{
+	char prefix[16];
+
+	snprintf(prefix, sizeof(prefix), "type=%d ", type);
+	return !strncmp(line, prefix, strlen(prefix));
+}
+
 static inline bool audit_event_matches(const struct audit_event *e, const struct audit_want *w)
 {
-	char type_syscall[16], type_path[16], nr[16], pid[16], name[PATH_MAX + 2];
-	bool syscall = false, path = !w->path;
+	bool uring = w->syscall >= AUDIT_WANT_URING_BASE, syscall = false, path = !w->path;
+	char nr[16], pid[16], name[PATH_MAX + 2];
 
-	snprintf(type_syscall, sizeof(type_syscall), "type=%d ", AUDIT_SYSCALL);
-	snprintf(type_path, sizeof(type_path), "type=%d ", AUDIT_PATH);
-	snprintf(nr, sizeof(nr), "%d", w->syscall);
+	snprintf(nr, sizeof(nr), "%d", uring ? w->syscall - AUDIT_WANT_URING_BASE : w->syscall);
 	snprintf(pid, sizeof(pid), "%d", (int)w->pid);
 	snprintf(name, sizeof(name), "\"%s\"", w->path ? w->path : "");
 	for (const char *l = e->text; *l; l = strchr(l, '\n') + 1) {
-		if (!strncmp(l, type_syscall, strlen(type_syscall)))
-			syscall = audit_record_has(l, "syscall", nr) &&
+		if (audit_record_is(l, uring ? AUDIT_URINGOP : AUDIT_SYSCALL))
+			syscall = audit_record_has(l, uring ? "uring_op" : "syscall", nr) &&
 				  (!w->pid || audit_record_has(l, "pid", pid)) &&
 				  (!w->success || audit_record_has(l, "success", w->success)) &&
 				  (!w->exit || audit_record_has(l, "exit", w->exit));
-		else if (w->path && !strncmp(l, type_path, strlen(type_path)))
+		else if (w->path && audit_record_is(l, AUDIT_PATH))
 			path |= audit_record_has(l, "name", name);
 	}
 	return syscall && path;

@@ -23,7 +23,7 @@ LIBCOMPAT_LIBS :=
 LIBCOMPAT_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard libcompat/*.c))
 # the suites and their helpers, listed: other files here have builds of their own
 CORPUS_SRCS := $(addprefix common-tests/,attrs.c basic.c errors.c files.c load.c path.c \
-	report.c support.c)
+	report.c safety.c support.c)
 CORPUS_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(CORPUS_SRCS))
 PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs/*.c))
 

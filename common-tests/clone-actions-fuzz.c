@@ -51,9 +51,13 @@
  * optional check of rules between fields and an optional model of what it
  * does at run time (without one, anything may happen at its index).
  *
+ * The PRNG, state snapshots, child checks, options and phases are
+ * common-tests/fuzz.h, shared with iouring-fuzz.
+ *
  * Built by common-tests/clone-actions.mk (static, against the series' uapi).
  */
 #include "clone-actions-spawn.h"
+#include "fuzz.h"
 #include "proc-children.h"
 #include <linux/close_range.h>
 
@@ -87,25 +91,21 @@
 #define P_PIDFD 3
 #endif
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PAGE 4096
 #define MAX_ELEMS 300
 #define ACT_PAGES ((MAX_ELEMS * (PAGE + 8) + PAGE - 1) / PAGE)
 /* the fds the model and the fd check cover; RLIMIT_NOFILE is set below it */
-#define TBL 1100
+#define TBL FUZZ_FDS
 #define NOFILE 1024
 #define KERNEL_ADDR 0xffffffff81000000ULL
 #define NONCANONICAL 0x0000800000000000ULL
 #define LOW_ADDR 0x10ULL
 #define SENTINEL 0xa5a5a5a5U
 #define PIDFD_UNSET (-7)
-#define MAX_THREADS 16
 #define REAP_TIMEOUT_MS 30000
 #define DETAILED_VIOLATIONS 20
 /* single mode scans /proc for hidden children every this many calls (slow under KASAN) */
 #define PROC_SCAN_EVERY 8
-/* how long a spawning thread may take to claim its exited child before the waiter objects */
-#define WAITER_GRACE_S 15
 
 /* the kernel's open flag bits (x86-64) that glibc spells otherwise */
 #define K_O_LARGEFILE 0100000U
@@ -115,56 +115,6 @@
 	 O_DSYNC | O_ASYNC | O_DIRECT | K_O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW |    \
 	 O_NOATIME | O_CLOEXEC | O_SYNC | O_PATH | K_O_TMPFILE_BIT)
 
-/* ---- errno sets ---- */
-
-typedef struct {
-	uint64_t w[2];
-} errset;
-
-static const errset ES_NONE;
-static const errset ES_ANY = { { ~0ULL, ~0ULL } };
-
-static errset es_list(const int *list)
-{
-	errset s = ES_NONE;
-
-	for (; *list; list++)
-		if (*list > 0 && *list < 128)
-			s.w[*list / 64] |= 1ULL << (*list % 64);
-	return s;
-}
-#define ES(...) es_list((const int[]){ __VA_ARGS__, 0 })
-
-static errset es_or(errset a, errset b)
-{
-	return (errset){ { a.w[0] | b.w[0], a.w[1] | b.w[1] } };
-}
-
-static errset es_minus(errset a, errset b)
-{
-	return (errset){ { a.w[0] & ~b.w[0], a.w[1] & ~b.w[1] } };
-}
-
-static errset es_and(errset a, errset b)
-{
-	return (errset){ { a.w[0] & b.w[0], a.w[1] & b.w[1] } };
-}
-
-static bool es_has(errset s, int e)
-{
-	return e > 0 && e < 128 && (s.w[e / 64] >> (e % 64) & 1);
-}
-
-static bool es_empty(errset s)
-{
-	return !s.w[0] && !s.w[1];
-}
-
-static bool es_any(errset s)
-{
-	return s.w[0] == ~0ULL && s.w[1] == ~0ULL;
-}
-
 /* what a path lookup may answer when the model does not know the target */
 #define ES_PATH ES(EACCES, EBADF, EFAULT, ELOOP, ENAMETOOLONG, ENOENT, ENOTDIR, ENOMEM)
 #define ES_OPEN                                                                       \
@@ -173,37 +123,6 @@ static bool es_any(errset s)
 #define ES_EXEC es_or(ES_PATH, ES(ENOEXEC, ETXTBSY, EISDIR, E2BIG, EINVAL, EPERM, ELIBBAD))
 /* the errors a TRY_NEXT exec moves on after */
 #define ES_CONTINUE ES(ENOENT, ENOTDIR, EACCES)
-
-/* ---- seeded PRNG: splitmix64, one stream per call ---- */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rnd(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint32_t below(struct rng *r, uint32_t n)
-{
-	return n ? (uint32_t)(rnd(r) % n) : 0;
-}
-
-static bool chance(struct rng *r, unsigned pct)
-{
-	return below(r, 100) < pct;
-}
-
-#define PICK(r, ...)                                                     \
-	({                                                               \
-		const uint64_t pick_[] = { __VA_ARGS__ };                \
-		pick_[below(r, ARRAY_SIZE(pick_))];                      \
-	})
 
 /* ---- what the model knows of paths and descriptors ---- */
 
@@ -362,20 +281,13 @@ static int classify_strv(const struct arena *ar, uint64_t p, int *k)
 /* ---- options, shared state, statistics ---- */
 
 static struct {
-	uint64_t seed;
-	double seconds;
-	long max_calls;
-	int threads;
-	const char *mode;
-	long long replay;
-	bool print;
 	char tiny[PATH_MAX], tests[PATH_MAX], work[PATH_MAX];
 	pid_t pid, pgrp, sid;
 	int nofile;
 	uint64_t no_ns; /* namespace flags this kernel lacks: EINVAL at fork */
 	int policy;	/* the caller's scheduling policy */
 	bool ctty;	/* a controlling terminal we could not drop: no TCSETPGRP */
-} opt = { .seconds = 60, .threads = 4, .mode = "all", .replay = -1 };
+} opt;
 
 struct fdm {
 	uint8_t st;    /* FD_CLOSED, FD_OPEN, FD_MAYBE */
@@ -386,41 +298,8 @@ enum { FD_CLOSED, FD_OPEN, FD_MAYBE };
 
 /* the fd table every fuzzing thread sets up (fd_setup()), as the model sees it */
 static struct fdm fd_template[TBL];
-static struct sigaction dispositions[65];
 
-static atomic_llong next_call;
-static atomic_long n_calls, n_ok, n_fail, n_violations, n_signals, n_waiter_polls;
-static atomic_long n_errno[134];
-static atomic_bool stop;
-static struct timespec deadline;
-static const char *phase = "single";
-static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* pids of successful calls not reaped yet, for the waiter thread */
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t live[MAX_THREADS * 2];
-
-static void live_set(pid_t old, pid_t new)
-{
-	pthread_mutex_lock(&live_lock);
-	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
-		if (live[i] == old) {
-			live[i] = new;
-			break;
-		}
-	pthread_mutex_unlock(&live_lock);
-}
-
-static bool live_has(pid_t pid)
-{
-	bool found = false;
-
-	pthread_mutex_lock(&live_lock);
-	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
-		found |= live[i] == pid;
-	pthread_mutex_unlock(&live_lock);
-	return found;
-}
+static atomic_long n_ok, n_fail;
 
 /* ---- one call, as generated ---- */
 
@@ -1013,23 +892,8 @@ struct fuzzer {
 	struct arena ar;
 	struct call call;
 	struct expect x;
-	pthread_t thread;
 	/* the thread's state after setup, and now */
-	struct state {
-		bool open[TBL];
-		struct fdsnap {
-			int fdflags, flflags;
-			dev_t dev;
-			ino_t ino;
-		} fd[TBL];
-		char cwd[PATH_MAX];
-		mode_t umask;
-		uint64_t mask;
-		pid_t pgrp, sid;
-		uid_t uid[3];
-		gid_t gid[3];
-	} before, now;
-	bool single;
+	struct fuzz_state before, now;
 };
 
 static uint64_t gen_path(struct rng *r, const struct arena *ar, bool edge)
@@ -1375,14 +1239,6 @@ static void sanitize(const struct arena *ar, struct call *c)
 		if (id != P_NEW && id != P_REL_NEW)
 			a->open.flags &= ~(O_CREAT | K_O_TMPFILE_BIT | O_ACCMODE | O_TRUNC | O_APPEND);
 	}
-}
-
-static struct rng rng_for(long long no)
-{
-	struct rng r = { opt.seed ^ ((uint64_t)no * 0xd1342543de82ef95ULL) };
-
-	rnd(&r);
-	return r;
 }
 
 static void gen_call(const struct arena *ar, long long no, struct call *c)
@@ -1773,21 +1629,6 @@ static void print_call(FILE *out, const struct fuzzer *f, const struct call *c)
 		print_action(out, &f->ar, i, &c->elem[i], c->tail[i]);
 }
 
-static void print_errset(FILE *out, errset s)
-{
-	const char *sep = "";
-
-	if (es_any(s)) {
-		fprintf(out, "any errno");
-		return;
-	}
-	for (int e = 1; e < 128; e++)
-		if (es_has(s, e)) {
-			fprintf(out, "%s%s", sep, strerrorname_np(e) ? strerrorname_np(e) : "?");
-			sep = "|";
-		}
-}
-
 static void print_expect(FILE *out, const struct expect *x)
 {
 	const char *sep = "";
@@ -1848,29 +1689,25 @@ static void print_result(FILE *out, const struct call *c, const struct result *r
 
 static void violation(const struct fuzzer *f, const struct result *res, const char *fmt, ...)
 {
-	long n = atomic_fetch_add(&n_violations, 1) + 1;
+	long n = violation_begin(f ? f->call.no : -1, f ? f->id : -1);
 	va_list ap;
 
-	pthread_mutex_lock(&out_lock);
-	printf("VIOLATION %ld: seed %#" PRIx64 " call %lld (%s, thread %d): ", n, opt.seed,
-	       f ? f->call.no : -1, phase, f ? f->id : -1);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
-	if (f && !opt.print && n <= DETAILED_VIOLATIONS) { /* --print shows every call anyway */
+	if (f && !fz.print && n <= DETAILED_VIOLATIONS) { /* --print shows every call anyway */
 		print_call(stdout, f, &f->call);
 		print_expect(stdout, &f->x);
 		if (res)
 			print_result(stdout, &f->call, res);
 		printf("  replay: %s --seed %#" PRIx64 " --replay %lld\n",
-		       program_invocation_name, opt.seed, f->call.no);
-	} else if (f && res && !opt.print) {
+		       program_invocation_name, fz.seed, f->call.no);
+	} else if (f && res && !fz.print) {
 		print_expect(stdout, &f->x);
 		print_result(stdout, &f->call, res);
 	}
-	fflush(stdout);
-	pthread_mutex_unlock(&out_lock);
+	violation_end();
 }
 
 static bool matches(const struct expect *x, const struct result *res)
@@ -1887,165 +1724,12 @@ static bool matches(const struct expect *x, const struct result *res)
 	return false;
 }
 
-static void take_state(struct state *s)
-{
-	sigset_t mask;
-
-	for (int fd = 0; fd < TBL; fd++) {
-		struct fdsnap *d = &s->fd[fd];
-		struct stat st;
-
-		d->fdflags = fcntl(fd, F_GETFD);
-		s->open[fd] = d->fdflags >= 0;
-		if (!s->open[fd])
-			continue;
-		d->flflags = fcntl(fd, F_GETFL);
-		d->dev = fstat(fd, &st) ? 0 : st.st_dev;
-		d->ino = st.st_ino;
-	}
-	if (!getcwd(s->cwd, sizeof(s->cwd)))
-		snprintf(s->cwd, sizeof(s->cwd), "(getcwd: %s)", strerror(errno));
-	s->umask = umask(0);
-	umask(s->umask);
-	pthread_sigmask(SIG_BLOCK, NULL, &mask);
-	s->mask = 0;
-	for (int sig = 1; sig <= 64; sig++)
-		if (sigismember(&mask, sig) == 1)
-			s->mask |= 1ULL << (sig - 1);
-	s->pgrp = getpgrp();
-	s->sid = getsid(0);
-	getresuid(&s->uid[0], &s->uid[1], &s->uid[2]);
-	getresgid(&s->gid[0], &s->gid[1], &s->gid[2]);
-}
-
-/* invariants 1 and 3: the one a and b break (why says how), or 0 */
-static int state_diff(const struct state *a, const struct state *b, char *why, size_t n)
-{
-	for (int fd = 0; fd < TBL; fd++) {
-		const struct fdsnap *x = &a->fd[fd], *y = &b->fd[fd];
-
-		if (a->open[fd] != b->open[fd] ||
-		    (a->open[fd] && (x->fdflags != y->fdflags || x->flflags != y->flflags ||
-				     x->dev != y->dev || x->ino != y->ino))) {
-			snprintf(why, n, "the caller's fd %d changed (%s)", fd,
-				 !b->open[fd] ? "closed" : !a->open[fd] ? "new" : "other file or flags");
-			return 1;
-		}
-	}
-	if (strcmp(a->cwd, b->cwd))
-		snprintf(why, n, "the caller's cwd changed from %s to %s", a->cwd, b->cwd);
-	else if (a->umask != b->umask)
-		snprintf(why, n, "the caller's umask changed from %#o to %#o", a->umask, b->umask);
-	else if (a->mask != b->mask)
-		snprintf(why, n, "the calling thread's signal mask changed from %#" PRIx64 " to %#" PRIx64,
-			 a->mask, b->mask);
-	else if (a->pgrp != b->pgrp || a->sid != b->sid)
-		snprintf(why, n, "the caller's process group/session changed from %d/%d to %d/%d",
-			 a->pgrp, a->sid, b->pgrp, b->sid);
-	else if (memcmp(a->uid, b->uid, sizeof(a->uid)) || memcmp(a->gid, b->gid, sizeof(a->gid)))
-		snprintf(why, n, "the caller's ids changed");
-	else
-		return 0;
-	return 3;
-}
-
-static const char *dispositions_diff(char *why, size_t n)
-{
-	for (int sig = 1; sig <= 64; sig++) {
-		struct sigaction now;
-
-		if (sigaction(sig, NULL, &now))
-			continue;
-		if (now.sa_handler != dispositions[sig].sa_handler ||
-		    now.sa_flags != dispositions[sig].sa_flags) {
-			snprintf(why, n, "the disposition of signal %d changed", sig);
-			return why;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Invariant 2 in single mode: this process has no child at all. waitid()
- * sees live children and zombies; with scan, /proc also shows one that
- * wait() hides (EXIT_DEAD but never released), which stays there.
- */
-static const char *children(char *why, size_t n, bool scan)
-{
-	siginfo_t si = { 0 };
-	DIR *proc;
-	struct dirent *d;
-
-	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0) {
-		snprintf(why, n, "a child is left (waitid: pid %d%s)", si.si_pid,
-			 si.si_pid ? ", exited" : " none exited");
-		return why;
-	}
-	proc = scan ? opendir("/proc") : NULL;
-	while (proc && (d = readdir(proc))) {
-		char buf[512];
-		const char *fields;
-		char state;
-		int ppid;
-
-		if (d->d_name[0] < '1' || d->d_name[0] > '9')
-			continue;
-		fields = proc_stat_fields(d->d_name, buf, sizeof(buf));
-		if (fields && sscanf(fields, "%c %d", &state, &ppid) == 2 && ppid == opt.pid) {
-			snprintf(why, n, "a child is left: /proc/%s, state %c", d->d_name, state);
-			closedir(proc);
-			return why;
-		}
-	}
-	if (proc)
-		closedir(proc);
-	return NULL;
-}
-
-static int pidfd_pid(int pidfd)
-{
-	char path[64], buf[512], *p;
-	ssize_t len;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/thread-self/fdinfo/%d", pidfd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[len > 0 ? len : 0] = '\0';
-	p = strstr(buf, "\nPid:");
-	return p ? atoi(p + 5) : -1;
-}
-
 /* waits for pid to exit (up to REAP_TIMEOUT_MS), reaps it; false on timeout */
 static bool reap(pid_t pid, int pidfd, struct result *res)
 {
-	int pfd = pidfd >= 0 ? pidfd : (int)syscall(SYS_pidfd_open, pid, 0);
-	struct timespec t0, t1;
-	bool exited = true;
-	siginfo_t si = { 0 };
+	siginfo_t si;
+	bool exited = reap_child(pid, pidfd, REAP_TIMEOUT_MS, &si);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (pfd >= 0) {
-		struct pollfd p = { pfd, POLLIN, 0 };
-		long ms;
-
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ms = REAP_TIMEOUT_MS - ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
-		if (ms <= 0) {
-			exited = false;
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (poll(&p, 1, (int)ms) > 0)
-			break;
-	}
-	if (pfd >= 0 && pfd != pidfd)
-		close(pfd);
-	while (waitid(P_PID, pid, &si, WEXITED | __WALL) < 0 && errno == EINTR)
-		continue;
 	res->code = si.si_code;
 	res->status = si.si_status;
 	return exited;
@@ -2059,7 +1743,7 @@ static void check_success(struct fuzzer *f, struct result *res)
 	int pidfd = -1, named = -1;
 	pid_t pid = (pid_t)res->ret;
 
-	if (!f->single)
+	if (!fz_single)
 		live_set(0, pid);
 	if (c->ca.flags & CLONE_PIDFD) {
 		pidfd = *f->ar.pidfd;
@@ -2075,7 +1759,7 @@ static void check_success(struct fuzzer *f, struct result *res)
 	}
 	if (!reap(pid, named == pid ? pidfd : -1, res))
 		violation(f, res, "invariant 5: the child did not exit within %d ms", REAP_TIMEOUT_MS);
-	if (!f->single)
+	if (!fz_single)
 		live_set(pid, 0);
 	if (pidfd >= 0)
 		close(pidfd);
@@ -2097,7 +1781,7 @@ static void one_call(struct fuzzer *f, long long no)
 	gen_call(&f->ar, no, c);
 	place(&f->ar, c);
 	expect_call(f, c, &f->x);
-	if (opt.print) {
+	if (fz.print) {
 		pthread_mutex_lock(&out_lock);
 		printf("call %lld (thread %d, %s):\n", no, f->id, phase);
 		print_call(stdout, f, c);
@@ -2119,11 +1803,11 @@ static void one_call(struct fuzzer *f, long long no)
 		check_success(f, &res);
 	} else {
 		atomic_fetch_add(&n_fail, 1);
-		atomic_fetch_add(&n_errno[res.err > 0 && res.err < 134 ? res.err : 0], 1);
+		count_errno(res.err);
 		if (!matches(&f->x, &res))
 			violation(f, &res, "invariant 4: errno/index not allowed");
 	}
-	if (opt.print) {
+	if (fz.print) {
 		pthread_mutex_lock(&out_lock);
 		print_result(stdout, c, &res);
 		pthread_mutex_unlock(&out_lock);
@@ -2133,23 +1817,11 @@ static void one_call(struct fuzzer *f, long long no)
 		violation(f, &res, "invariant %d: %s", broken, why);
 	if (dispositions_diff(why, sizeof(why)))
 		violation(f, &res, "invariant 3: %s", why);
-	if (f->single && children(why, sizeof(why), no % PROC_SCAN_EVERY == 0 || opt.replay >= 0))
+	if (fz_single && children(why, sizeof(why), no % PROC_SCAN_EVERY == 0 || fz.replay >= 0))
 		violation(f, &res, "invariant 2: %s", why);
 }
 
 /* ---- setup ---- */
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "clone-actions-fuzz: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
-	va_end(ap);
-	exit(2);
-}
 
 static char *put_str(char **text, const char *s)
 {
@@ -2308,144 +1980,16 @@ static void thread_setup(struct fuzzer *f)
 	take_state(&f->before);
 }
 
-static void on_sigusr1(int sig)
-{
-	(void)sig;
-	atomic_fetch_add(&n_signals, 1);
-}
-
-static bool past_deadline(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > deadline.tv_sec ||
-	       (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec);
-}
-
-static void *fuzz_thread(void *arg)
-{
-	struct fuzzer *f = arg;
-
-	thread_setup(f);
-	while (!atomic_load(&stop)) {
-		long long no = atomic_fetch_add(&next_call, 1);
-
-		if (opt.max_calls && no >= opt.max_calls) {
-			atomic_store(&stop, true);
-			break;
-		}
-		one_call(f, no);
-		if (past_deadline())
-			atomic_store(&stop, true);
-	}
-	return NULL;
-}
-
-/*
- * Invariant 2 with other threads spawning: an exited child that no
- * successful call returned must never be visible, even for a moment that
- * lasts. WNOWAIT: the threads reap their own children.
- */
-static void *waiter_thread(void *arg)
-{
-	struct suspect {
-		pid_t pid;
-		struct timespec since;
-	} sus[8] = { 0 };
-
-	(void)arg;
-	while (!atomic_load(&stop)) {
-		siginfo_t si = { 0 };
-		struct timespec now;
-
-		atomic_fetch_add(&n_waiter_polls, 1);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 && si.si_pid &&
-		    !live_has(si.si_pid)) {
-			bool known = false;
-
-			for (size_t i = 0; i < ARRAY_SIZE(sus); i++)
-				known |= sus[i].pid == si.si_pid;
-			for (size_t i = 0; i < ARRAY_SIZE(sus) && !known; i++)
-				if (!sus[i].pid) {
-					sus[i] = (struct suspect){ si.si_pid, now };
-					break;
-				}
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(sus); i++) {
-			siginfo_t s2 = { 0 };
-
-			if (!sus[i].pid)
-				continue;
-			/* gone, or claimed by the thread that spawned it: fine */
-			if (live_has(sus[i].pid) ||
-			    waitid(P_PID, sus[i].pid, &s2, WEXITED | WNOHANG | WNOWAIT | __WALL) ||
-			    !s2.si_pid) {
-				sus[i].pid = 0;
-			} else if (now.tv_sec - sus[i].since.tv_sec > WAITER_GRACE_S) {
-				violation(NULL, NULL,
-					  "invariant 2: pid %d is a waitable child that no call returned (for %d s)",
-					  sus[i].pid, WAITER_GRACE_S);
-				waitid(P_PID, sus[i].pid, &s2, WEXITED | __WALL);
-				sus[i].pid = 0;
-			}
-		}
-		usleep(300);
-	}
-	return NULL;
-}
-
-static void *storm_thread(void *arg)
-{
-	struct rng r = { opt.seed ^ 0x5707 };
-
-	(void)arg;
-	while (!atomic_load(&stop)) {
-		for (uint32_t n = below(&r, 64); n; n--)
-			kill(opt.pid, SIGUSR1);
-		usleep(below(&r, 2000));
-	}
-	return NULL;
-}
-
 static struct fuzzer *fuzzers[MAX_THREADS];
 
-/* runs one phase: nthreads fuzzers, with the waiter and storm threads if asked */
-static void run_phase(const char *name, int nthreads, bool waiter, bool storm, double seconds)
+static void hook_setup(int thread)
 {
-	pthread_t w, s;
-	char why[512];
-	long before = atomic_load(&n_calls);
+	thread_setup(fuzzers[thread]);
+}
 
-	phase = name;
-	atomic_store(&stop, false);
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += (time_t)seconds;
-	deadline.tv_nsec += (long)((seconds - (time_t)seconds) * 1e9);
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	if (waiter)
-		pthread_create(&w, NULL, waiter_thread, NULL);
-	if (storm)
-		pthread_create(&s, NULL, storm_thread, NULL);
-	for (int i = 0; i < nthreads; i++) {
-		fuzzers[i]->single = nthreads == 1 && !waiter;
-		pthread_create(&fuzzers[i]->thread, NULL, fuzz_thread, fuzzers[i]);
-	}
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(fuzzers[i]->thread, NULL);
-	atomic_store(&stop, true);
-	if (waiter)
-		pthread_join(w, NULL);
-	if (storm)
-		pthread_join(s, NULL);
-	if (children(why, sizeof(why), true))
-		violation(NULL, NULL, "invariant 2 at the end of phase %s: %s", name, why);
-	printf("phase %s: %ld calls\n", name, atomic_load(&n_calls) - before);
-	fflush(stdout);
+static void hook_one(int thread, long long no)
+{
+	one_call(fuzzers[thread], no);
 }
 
 /* the model's assumptions about the file system, checked once */
@@ -2532,7 +2076,6 @@ static const struct {
 static void setup(void)
 {
 	struct rlimit rl;
-	struct sigaction sa = { .sa_handler = on_sigusr1, .sa_flags = SA_RESTART };
 	struct stat st;
 	char *slash;
 	int tty;
@@ -2565,9 +2108,7 @@ static void setup(void)
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		die("setrlimit: %s", strerror(errno));
 	opt.nofile = NOFILE;
-	for (int fd = 0; fd < 3; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
-			die("cannot fill fd %d", fd);
+	fuzz_process_setup();
 
 	make_work_dir();
 	check_layout();
@@ -2599,12 +2140,6 @@ static void setup(void)
 		close(tty);
 	}
 
-	sigaction(SIGUSR1, &sa, NULL);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGCHLD, SIG_DFL);
-	for (int sig = 1; sig <= 64; sig++)
-		sigaction(sig, NULL, &dispositions[sig]);
 	for (int i = 0; i < MAX_THREADS; i++) {
 		fuzzers[i] = calloc(1, sizeof(*fuzzers[i]));
 		if (!fuzzers[i])
@@ -2614,105 +2149,29 @@ static void setup(void)
 	}
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: clone-actions-fuzz [--seconds N] [--calls N] [--seed S]\n"
-			"         [--mode single|threads|storm|all] [--threads N] [--exec PATH]\n"
-			"         [--replay N] [--print]\n");
-	exit(2);
-}
-
 static void summary(double seconds)
 {
 	printf("clone-actions-fuzz: seed %#" PRIx64 ", %ld calls in %.1f s: %ld succeeded, %ld failed (",
-	       opt.seed, atomic_load(&n_calls), seconds, atomic_load(&n_ok), atomic_load(&n_fail));
-	for (int e = 0, first = 1; e < 134; e++) {
-		long n = atomic_load(&n_errno[e]);
-
-		if (n) {
-			printf("%s%s %ld", first ? "" : ", ",
-			       e && strerrorname_np(e) ? strerrorname_np(e) : "other", n);
-			first = 0;
-		}
-	}
+	       fz.seed, atomic_load(&n_calls), seconds, atomic_load(&n_ok), atomic_load(&n_fail));
+	print_errno_counts();
 	printf(")\ndecided by: ");
 	for (int r = 0; r < NRULES; r++)
 		printf("%s%s %ld", r ? ", " : "", rule_names[r], atomic_load(&n_rule[r]));
-	printf("\nSIGUSR1 handled %ld, waiter polls %ld; violations %ld\n", atomic_load(&n_signals),
-	       atomic_load(&n_waiter_polls), atomic_load(&n_violations));
-	if (atomic_load(&n_violations))
-		printf("FAIL: %ld violations; each prints its replay command\n", atomic_load(&n_violations));
-	else
-		printf("PASS\n");
+	printf("\n");
 }
 
 int main(int argc, char **argv)
 {
-	struct timespec t0, t1;
-	bool seeded = false;
-	double secs;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "--print")) {
-			opt.print = true;
-			continue;
-		}
-		if (!v)
-			usage();
-		i++;
-		if (!strcmp(a, "--seconds"))
-			opt.seconds = strtod(v, NULL);
-		else if (!strcmp(a, "--calls"))
-			opt.max_calls = strtol(v, NULL, 0);
-		else if (!strcmp(a, "--seed"))
-			opt.seed = strtoull(v, NULL, 0), seeded = true;
-		else if (!strcmp(a, "--mode"))
-			opt.mode = v;
-		else if (!strcmp(a, "--threads"))
-			opt.threads = atoi(v);
-		else if (!strcmp(a, "--exec"))
-			snprintf(opt.tiny, sizeof(opt.tiny), "%s", v);
-		else if (!strcmp(a, "--replay"))
-			opt.replay = strtoll(v, NULL, 0);
-		else
-			usage();
-	}
-	if (opt.threads < 1 || opt.threads > MAX_THREADS)
-		die("--threads must be 1 to %d", MAX_THREADS);
-	if (strcmp(opt.mode, "all") && strcmp(opt.mode, "single") && strcmp(opt.mode, "threads") &&
-	    strcmp(opt.mode, "storm"))
-		usage();
-	if (!seeded) {
-		clock_gettime(CLOCK_REALTIME, &t0);
-		opt.seed = ((uint64_t)t0.tv_nsec << 20) ^ (uint64_t)t0.tv_sec ^ ((uint64_t)getpid() << 40);
-	}
+	fz.name = "clone-actions-fuzz";
+	fz.unit = "call";
+	fuzz_parse(argc, argv);
+	if (fz.exec)
+		snprintf(opt.tiny, sizeof(opt.tiny), "%s", fz.exec);
 	setup();
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("clone-actions-fuzz: seed %#" PRIx64 " (--seed %#" PRIx64 " repeats this run, "
 	       "--replay N one call); exec %s; work %s\n",
-	       opt.seed, opt.seed, opt.tiny, opt.work);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (opt.replay >= 0) {
-		opt.print = true;
-		opt.max_calls = opt.replay + 1;
-		atomic_store(&next_call, opt.replay);
-		run_phase("replay", 1, false, false, 3600);
-	} else {
-		bool all = !strcmp(opt.mode, "all");
-		double part = all ? opt.seconds / 3 : opt.seconds;
-
-		if (all || !strcmp(opt.mode, "single"))
-			run_phase("single", 1, false, false, part);
-		if (all || !strcmp(opt.mode, "threads"))
-			run_phase("threads", opt.threads, true, false, part);
-		if (all || !strcmp(opt.mode, "storm"))
-			run_phase("storm", opt.threads, true, true, part);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	remove_work_dir();
-	summary(secs);
-	return atomic_load(&n_violations) ? 1 : 0;
+	       fz.seed, fz.seed, opt.tiny, opt.work);
+	fz_hooks.setup = hook_setup;
+	fz_hooks.one = hook_one;
+	return fuzz_run(remove_work_dir, summary);
 }

@@ -39,20 +39,21 @@ $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
 
 # The fuzzer (static, like the stress test): clone_args and action lists from
 # a seed, invariants after every call; it execs $(TESTS_OUT)/tiny.
-$(TESTS_OUT)/clone-actions-fuzz: common-tests/clone-actions-fuzz.c common-tests/proc-children.h \
+$(TESTS_OUT)/clone-actions-fuzz: common-tests/clone-actions-fuzz.c common-tests/fuzz.h \
+		common-tests/proc-children.h \
 		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) -static -o $@ $< -lpthread
 
-# make fuzz [FUZZ_SECONDS=600] [FUZZ_SEED=S]: the fuzzer in the clone-actions
-# debug guest, a third of the time each single-threaded, in 4 threads with a
-# waitid() thread, and with SIGUSR1 storms besides; fails on a violation or
-# a kernel splat (vm/run). Without FUZZ_SEED the fuzzer picks a seed and
-# prints it.
+# make fuzz-clone-actions [FUZZ_SECONDS=600] [FUZZ_SEED=S]: the fuzzer in the
+# clone-actions debug guest, a third of the time each single-threaded, in 4
+# threads with a waitid() thread, and with SIGUSR1 storms besides; fails on a
+# violation or a kernel splat (vm/run). Without FUZZ_SEED the fuzzer picks a
+# seed and prints it. `make fuzz` runs it and fuzz-iouring.
 FUZZ_SECONDS ?= 600
 FUZZ_SEED ?=
-.PHONY: fuzz
-fuzz: kernel-clone-actions tests
+.PHONY: fuzz-clone-actions
+fuzz-clone-actions: kernel-clone-actions tests
 	vm/run --kernel clone-actions --timeout $$(( $(FUZZ_SECONDS) + 300 )) --add $(TESTS_OUT) -- \
 		tests/clone-actions-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 

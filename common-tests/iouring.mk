@@ -5,6 +5,8 @@
 #   $(TESTS_OUT)/iouring-abi      criterion ABI tests (run in the guest)
 #   $(TESTS_OUT)/iouring-stress   10,000 spawns, 4 threads, memory before/after
 #   $(TESTS_OUT)/iouring-child    their exec target (static)
+#   $(TESTS_OUT)/iouring-fuzz     seeded chains of CLONE and other requests,
+#                                 invariants after each (execs tiny)
 #
 # liburing 2.3 carries its own copy of <linux/io_uring.h> under the same
 # include guard: common-tests/iouring-spawn.h includes the series' header
@@ -17,9 +19,11 @@ UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror
 
+# iouring-abi also execs probe and tiny (common-tests/build.mk), next to it
 .PHONY: tests-iouring
 tests-iouring: $(TESTS_OUT)/iouring-abi $(TESTS_OUT)/iouring-stress \
-	$(TESTS_OUT)/iouring-child $(TESTS_OUT)/clone3-selftests-iouring/clone3
+	$(TESTS_OUT)/iouring-child $(TESTS_OUT)/clone3-selftests-iouring/clone3 \
+	$(TESTS_OUT)/probe $(TESTS_OUT)/tiny $(TESTS_OUT)/iouring-fuzz
 
 $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_uring.h
 	@mkdir -p $(@D)
@@ -27,6 +31,7 @@ $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_u
 
 $(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
 		common-tests/proc-children.h common-tests/seccomp-filter.h common-tests/tracefs.h \
+		common-tests/audit-netlink.h common-tests/kmsg.h \
 		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
 	@mkdir -p $(@D)
 	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion liburing) -o $@ $< \
@@ -40,6 +45,23 @@ $(TESTS_OUT)/iouring-stress: common-tests/iouring-stress.c common-tests/iouring-
 $(TESTS_OUT)/iouring-child: common-tests/iouring-child.c
 	@mkdir -p $(@D)
 	$(CC) $(IOURING_CFLAGS) -static -o $@ $<
+
+$(TESTS_OUT)/iouring-fuzz: common-tests/iouring-fuzz.c common-tests/fuzz.h \
+		common-tests/proc-children.h common-tests/iouring-spawn.h \
+		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
+	@mkdir -p $(@D)
+	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< -luring
+
+# make fuzz-iouring [FUZZ_SECONDS=600] [FUZZ_SEED=S]: the fuzzer in the iouring
+# debug guest, a third of the time each single-threaded, in 4 threads with a
+# waiter thread, and with SIGUSR1 storms besides; fails on a violation or a
+# kernel splat (vm/run). `make fuzz` runs it and fuzz-clone-actions.
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?=
+.PHONY: fuzz-iouring
+fuzz-iouring: kernel-iouring tests
+	vm/run --kernel iouring --timeout $$(( $(FUZZ_SECONDS) + 300 )) --add $(TESTS_OUT) -- \
+		tests/iouring-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # libcompat's iouring backend needs the series' uapi too, ahead of any other
 # uapi directory (include this file after common-tests/build.mk), and

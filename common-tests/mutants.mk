@@ -20,11 +20,11 @@ MUTANT_ENV = MUTATE=$(MUTANTS_OUT)/mutate CC="$(CC)" TESTS_OUT=$(TESTS_OUT) \
 	MUTANT_LINK="$(CORPUS_OBJS) $(TESTS_OUT)/libcompat.a $(CRITERION_LIBS) $(LIBCOMPAT_LIBS)"
 
 .PHONY: mutants crippled
-mutants: $(addprefix $(TESTS_OUT)/,corpus probe tiny) $(MUTANTS_OUT)/mutate
+mutants: $(addprefix $(TESTS_OUT)/,corpus probe tiny bigbss) $(MUTANTS_OUT)/mutate
 	@echo "== mutants of the reference backend and the PATH search"
 	@$(MUTANT_ENV) MUTANTS_OUT=$(MUTANTS_OUT) common-tests/mutants $(MUTANTS_RESULTS)
 
-crippled: $(addprefix $(TESTS_OUT)/,corpus probe tiny run-corpus pinned expected.txt) \
+crippled: $(addprefix $(TESTS_OUT)/,corpus probe tiny bigbss run-corpus pinned expected.txt) \
 		$(MUTANTS_OUT)/mutate
 	@echo "== crippled backends and stale expectations against the pinned expectations"
 	@$(MUTANT_ENV) CRIPPLED_OUT=$(CRIPPLED_OUT) common-tests/crippled $(MUTANTS_RESULTS)
