@@ -72,7 +72,8 @@ sub add { my ($to, $x) = @_; $to->[$_] += $x->[$_] for 0 .. 2 }
 sub corr { my ($x, $o, $h) = @_; return $x->[0] - $x->[1] * $o - $x->[2] * ($h - $o) }
 sub zero2 { return [[0, 0, 0], [0, 0, 0]] }
 # a call's frame: its callees' D and number, the interrupts among them, its cost by phase
-sub zero_frame { return { child_d => 0, kids => 0, hole_d => 0, holes => 0, sub => zero2() } }
+sub zero_frame { return { child_d => 0, kids => 0, irqs => [], sub => zero2() } }
+my $TOL = 2000;	# the trace's timestamps have whole microseconds
 
 # Interrupt work that function_graph shows inside the call it interrupted:
 # the irq entry and exit, the irq handlers, softirqs. A call tree that
@@ -105,19 +106,22 @@ sub parse_trace {
 		if ($fr->{hole}) {
 			return if !defined $d || ($up && ($up->{hole} || $up->{skip}));
 			$t->{hole_d} += $d; $t->{hole_n}++; $t->{holes}{$fr->{name}}++;
-			# it interrupted the call one above it; when that call's entry
-			# has not been seen yet (the interrupt came in its entry hook),
-			# the call that comes next at that depth gets it
+			# An interrupt one below a call came in its body, or in its
+			# return hook after the window closed; two below, in the entry
+			# hook of a callee whose entry line comes next (the tracer had
+			# made room for it), mostly after its window opened.
+			my $irq = { start => $fr->{ts}, d => $d };
 			my $in = $up && $up->{depth} == $fr->{depth} - 1 ? $up : ($tk->{orphan}{$fr->{depth} - 1} //= zero_frame());
-			$in->{$_} += $d for qw(child_d hole_d); $in->{kids}++; $in->{holes}++;
+			push @{$in->{irqs}}, $irq;
 			return;
 		}
-		# an interrupt that came in a call's hooks, outside the call's
-		# window, is more than the call's D: it was its caller's
-		if (defined $d && $fr->{holes} && $fr->{child_d} > $d) {
-			my %hole = (child_d => $fr->{hole_d}, hole_d => $fr->{hole_d}, kids => $fr->{holes}, holes => $fr->{holes});
-			$fr->{$_} -= $hole{$_} for keys %hole;
-			if ($up) { $up->{$_} += $hole{$_} for keys %hole }
+		# the interrupts in the call's window, which is no shorter than they
+		# are and ends after they did: like callees; the others its caller's
+		for my $irq (@{$fr->{irqs}}) {
+			my $in = !defined $d || ($irq->{d} <= $d &&
+				(!defined $irq->{start} || !defined $fr->{ts} || $irq->{start} + $irq->{d} <= $fr->{ts} + $d + $TOL));
+			if ($in) { $fr->{child_d} += $irq->{d}; $fr->{kids}++ }
+			elsif ($up) { push @{$up->{irqs}}, $irq }
 		}
 		if ($fr->{skip}) {	# after the read() of the record, the next spawn starts
 			($phase, $skip_exit, $tk->{pending}) = (0, 1, []) unless @$stack;
@@ -127,8 +131,8 @@ sub parse_trace {
 		my $own = defined $d ? [$d - $fr->{child_d}, 1, $fr->{kids}] : [0, 0, 0];
 		$d //= $fr->{child_d};
 		add($fr->{sub}[$p], $own);
-		push @{$tk->{pending}}, [$fr, $own, $p, join(';', $p ? 'after' : 'first', $role, (map { $_->{name} } @$stack), $fr->{name}),
-			!grep { $_->{name} eq $fr->{name} } @$stack];	# recursion: the outermost call's inclusive cost
+		push @{$tk->{pending}}, [$fr, $own, $p, ($p ? 'after;' : 'first;') . "$role;$fr->{path}",
+			!$tk->{on}{$fr->{name}}];	# recursion: the outermost call's inclusive cost
 		if ($up) {
 			$up->{child_d} += $d; $up->{kids}++; add($up->{sub}[$_], $fr->{sub}[$_]) for 0, 1;
 			return;
@@ -142,6 +146,7 @@ sub parse_trace {
 			add($folded{$key} //= [0, 0, 0], $own);
 			add($t->{all}[$p], $own);
 			$t->{calls}++;
+			$t->{dead}++ unless $own->[1];
 			for my $kids (0, 1) {	# the cheapest call with no callee, with one
 				my $min = \$t->{min}[$kids];
 				$$min = $own->[0] if $own->[1] && $c->{kids} == $kids && (!defined $$min || $own->[0] < $$min);
@@ -151,11 +156,11 @@ sub parse_trace {
 	};
 	while (my $line = <$h>) {
 		die "$file: the trace lost events\n" if $line =~ /LOST \d+ EVENTS/;
-		# "comm-pid | duration | " and two spaces per depth (funcgraph-proc,
-		# -duration and -tail; no cpu, overhead marks or absolute time). Up
-		# to 9999.999 us the duration has every ns, then fewer decimals.
-		next unless $line =~ /^\s*(.*?)-(\d+)\s+\|\s*(?:(\d+)(?:\.(\d+))? us)?\s*\|  ( *)(\S.*?)\s*$/;
-		my ($pid, $us, $frac, $depth, $what) = ($2, $3, $4 // '', length($5) / 2, $6);
+		# "seconds.microseconds | comm-pid | duration | " and two spaces per
+		# depth (funcgraph-abstime, -proc, -duration and -tail; no cpu or
+		# overhead marks). Up to 9999.999 us the duration has every ns.
+		next unless $line =~ /^\s*(?:(\d+)\.(\d{6}) \|\s*)?(.*?)-(\d+)\s+\|\s*(?:(\d+)(?:\.(\d+))? us)?\s*\|  ( *)(\S.*?)\s*$/;
+		my ($ts, $pid, $us, $frac, $depth, $what) = (defined $1 ? $1 * 1e9 + $2 * 1000 : undef, $4, $5, $6 // '', length($7) / 2, $8);
 		next if $what =~ m{^/\*};	# a marker or an event
 		$parent //= $pid;
 		my $d = defined $us ? $us * 1000 + ($frac eq '' ? 0 : $frac * 10 ** (3 - length $frac)) : undef;
@@ -181,12 +186,14 @@ sub parse_trace {
 				}
 			}
 			my $fr = delete $tk->{orphan}{$depth} // zero_frame();
-			@$fr{qw(name depth hole skip)} = ($name, $depth, $hole, $skip || ($top && $top->{skip}));
+			@$fr{qw(name depth hole skip ts path)} = ($name, $depth, $hole, $skip || ($top && $top->{skip}), $ts,
+				$top ? "$top->{path};$name" : $name);
 			if ($leaf) { $finish->($d, $fr, $tk) }
-			else { push @$stack, $fr }
+			else { push @$stack, $fr; $tk->{on}{$name}++ }
 		} elsif ($what =~ m{^\} /\* (\S+) \*/$}) {	# a return
 			next unless $top && $top->{depth} == $depth && defined $d;	# of a call entered before tracing
 			die "$file: line $.: $1 returns, $top->{name} was called\n" if $1 ne $top->{name};
+			$tk->{on}{$1}--;
 			$finish->($d, pop @$stack, $tk);
 		}
 	}
@@ -196,7 +203,7 @@ sub parse_trace {
 	for my $tk (values %task) {
 		my $stack = $tk->{stack};
 		if (grep { $_->{name} eq 'do_exit' } @$stack) {
-			$finish->(undef, pop @$stack, $tk) while @$stack;
+			while (my $fr = pop @$stack) { $tk->{on}{$fr->{name}}--; $finish->(undef, $fr, $tk) }
 		} elsif (@$stack && !grep { $_->{name} =~ /write/ } @$stack) {
 			die "$file: a call tree of the spawns was cut off: ", join(' ', map { $_->{name} } @$stack), "\n";
 		}
@@ -233,11 +240,12 @@ for my $run (@runs) {
 	# cheapest call with one callee (D - its callee's D = h + its own).
 	my $o = $o_of{$run} = min_of(map { $_->{min}[0] } values %traces);
 	# (an interrupt's own call is a call too, with the tracer's h - o
-	# outside its window)
+	# outside its window; a call that never returned had only its entry
+	# hook, about half)
 	my ($added, $calls, $holes) = (0, 0, 0);
 	for (values %traces) {
 		$added += ($_->{traced_rt} - $_->{plain_rt}) * $_->{n} - $_->{hole_d};
-		$calls += $_->{calls}; $holes += $_->{hole_n} // 0;
+		$calls += $_->{calls} - ($_->{dead} // 0) / 2; $holes += $_->{hole_n} // 0;
 	}
 	my $h = $h_of{$run} = ($added + $o * $holes) / ($calls + $holes);
 	my $h_min = min_of(map { $_->{min}[1] } values %traces);
@@ -259,7 +267,8 @@ for my $run (@runs) {
 			n => $n, o => $o, h => $h, calls => $t->{calls} / $n, tasks => $t->{tasks},
 			# what the tracer added per traced call, from the round trips: h
 			# if nothing else differs between the traced and untraced spawns
-			h_rt => (($t->{traced_rt} - $t->{plain_rt}) * $n - $t->{hole_d} + $o * ($t->{hole_n} // 0)) / ($t->{calls} + ($t->{hole_n} // 0)),
+			h_rt => (($t->{traced_rt} - $t->{plain_rt}) * $n - $t->{hole_d} + $o * ($t->{hole_n} // 0)) /
+				($t->{calls} - ($t->{dead} // 0) / 2 + ($t->{hole_n} // 0)),
 			holes => $t->{hole_d} / $n,
 			kernel => $kernel[0] + $kernel[1], kernel_first => $kernel[0],
 			plain_rt => $t->{plain_rt}, plain_first => $t->{plain_first}, traced_rt => $t->{traced_rt},
