@@ -94,7 +94,7 @@ sub parse_trace {
 	open(my $h, '-|', 'gzip', '-dc', $file) or die "$file: $!\n";
 	my (%fn, %folded, %task, $parent);
 	my ($phase, $skip_exit) = (0, 0);	# skip_exit: the end of the system call of the record's read()
-	my $t = { fn => \%fn, folded => \%folded, calls => 0, all => zero2(), min => [undef, undef], hole_d => 0, holes => {} };
+	my $t = { fn => \%fn, folded => \%folded, calls => 0, all => zero2(), shape => {}, hole_d => 0, holes => {} };
 	# a call has returned: D, its frame, its task; what a call tree records
 	# counts once the tree's call of depth 0 has returned. D undef: a call
 	# that never returns, as its task died in it (do_exit() and the calls
@@ -120,7 +120,7 @@ sub parse_trace {
 		for my $irq (@{$fr->{irqs}}) {
 			my $in = !defined $d || ($irq->{d} <= $d &&
 				(!defined $irq->{start} || !defined $fr->{ts} || $irq->{start} + $irq->{d} <= $fr->{ts} + $d + $TOL));
-			if ($in) { $fr->{child_d} += $irq->{d}; $fr->{kids}++ }
+			if ($in) { $fr->{child_d} += $irq->{d}; $fr->{kids}++; $fr->{irq_in} = 1 }
 			elsif ($up) { push @{$up->{irqs}}, $irq }
 		}
 		if ($fr->{skip}) {	# after the read() of the record, the next spawn starts
@@ -147,10 +147,8 @@ sub parse_trace {
 			add($t->{all}[$p], $own);
 			$t->{calls}++;
 			$t->{dead}++ unless $own->[1];
-			for my $kids (0, 1) {	# the cheapest call with no callee, with one
-				my $min = \$t->{min}[$kids];
-				$$min = $own->[0] if $own->[1] && $c->{kids} == $kids && (!defined $$min || $own->[0] < $$min);
-			}
+			# calls of no callee and of one, with no interrupt: D - callees' D
+			$t->{shape}{$c->{name}}[$c->{kids}]{$own->[0]}++ if $own->[1] && $c->{kids} <= 1 && !$c->{irq_in};
 		}
 		$tk->{pending} = [];
 	};
@@ -214,8 +212,16 @@ sub parse_trace {
 
 # --- every boot: parse, calibrate, correct ------------------------------------------
 my (%res, @keys);	# $res{key}{run} = { per spawn figures }; key = "cell\tparam\tmethod"
-my (%o_of, %h_of);
+my (%o_of, %h_of, %h_rt_of, %shapes_of);
 sub min_of { my ($min) = sort { $a <=> $b } grep { defined } @_; return $min }
+# the median of a histogram {value => count} of at least MIN values
+sub median_of {
+	my ($hist, $min) = @_;
+	my $n = 0; $n += $_ for values %$hist;
+	return undef if $n < $min;
+	my $seen = 0;
+	for my $v (sort { $a <=> $b } keys %$hist) { $seen += $hist->{$v}; return $v if 2 * $seen >= $n }
+}
 for my $run (@runs) {
 	my $plain = bench_tsv("$run/plain.tsv");
 	my %traces;
@@ -235,21 +241,36 @@ for my $run (@runs) {
 	closedir $dh;
 	die "$run: no traces\n" unless %traces;
 	# o: the cheapest call without callees (D = o + its own few
-	# instructions). h: what tracing added to the round trips of all the
-	# boot's traces over their traced calls; it cannot be less than the
-	# cheapest call with one callee (D - its callee's D = h + its own).
-	my $o = $o_of{$run} = min_of(map { $_->{min}[0] } values %traces);
-	# (an interrupt's own call is a call too, with the tracer's h - o
-	# outside its window; a call that never returned had only its entry
-	# hook, about half)
+	# instructions). h - o: a function called without callees and with
+	# one has D = o + its own cost in the first case, D - callee's D = h +
+	# its own cost (and the call's) in the second; the median over such
+	# functions of the difference of the medians.
+	my (%shape, @diff);
+	for my $t (values %traces) {
+		for my $f (keys %{$t->{shape}}) {
+			for my $k (0, 1) { $shape{$f}[$k]{$_} += $t->{shape}{$f}[$k]{$_} for keys %{$t->{shape}{$f}[$k] // {}} }
+		}
+	}
+	my $o = $o_of{$run} = min_of(map { keys %{$_->[0] // {}} } values %shape);
+	die "$run: no call without callees\n" unless defined $o;
+	for my $f (sort keys %shape) {
+		my @m = map { median_of($shape{$f}[$_] // {}, 5) } 0, 1;
+		push @diff, $m[1] - $m[0] if defined $m[0] && defined $m[1];
+	}
+	die "$run: no function called both without a callee and with one, 5 times each\n" unless @diff;
+	@diff = sort { $a <=> $b } @diff;
+	my $h = $h_of{$run} = $o + $diff[$#diff / 2];
+	$shapes_of{$run} = scalar @diff;
+	# the check: what tracing added to the round trips, less the
+	# interrupts, per traced call (an interrupt's own call is a call too,
+	# with the tracer's h - o outside its window; a call that never
+	# returned had only its entry hook, about half)
 	my ($added, $calls, $holes) = (0, 0, 0);
 	for (values %traces) {
 		$added += ($_->{traced_rt} - $_->{plain_rt}) * $_->{n} - $_->{hole_d};
 		$calls += $_->{calls} - ($_->{dead} // 0) / 2; $holes += $_->{hole_n} // 0;
 	}
-	my $h = $h_of{$run} = ($added + $o * $holes) / ($calls + $holes);
-	my $h_min = min_of(map { $_->{min}[1] } values %traces);
-	die "$run: no call without callees\n" unless defined $o;
+	$h_rt_of{$run} = ($added + $o * $holes) / ($calls + $holes);
 	for my $key (sort keys %traces) {
 		my $t = $traces{$key}; my $n = $t->{n};
 		my %fn;
@@ -394,15 +415,20 @@ out("Made by `make profile` (vm/profile, bench/profile.pl): the combined kernel 
     "exit, and the parent's wait. Figures are the mean of the boots; `spread` is |boot 1 - boot 2| / mean.\n\n");
 out("## Per method (base cell: absolute path, empty environment, no actions)\n\n");
 out("`first`: from the spawn call to the child's first system call (spawnbench's `first`); the kernel's part of it is the ",
-    "traced calls that returned before it. `rest`: what function_graph does not see (user space, entry code, interrupts).\n\n");
+    "traced calls that returned before it. `rest`: the untraced figure less the kernel's, i.e. what function_graph does ",
+    "not see (user space, entry code) and the error of the correction. `interrupts`: what the traced spawn's interrupts ",
+    "cost (taken out). `h from round trips`: what tracing added to the round trip, less the interrupts, per traced call.\n\n");
 table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'rest',
-	'calls', 'tracer h per call', 'kernel spread', 'round trip spread'],
+	'calls', 'interrupts', 'h from round trips', 'kernel spread', 'round trip spread'],
 	map { my $k = $_; [(split /\t/, $k)[2], map({ fmt(fig($k, $_)) } qw(plain_first kernel_first plain_rt kernel)),
-		fmt(fig($k, 'plain_rt') - fig($k, 'kernel')), fmt1(fig($k, 'calls')), fmt1(fig($k, 'h')),
+		fmt(fig($k, 'plain_rt') - fig($k, 'kernel')), fmt1(fig($k, 'calls')), fmt(fig($k, 'holes')), fmt1(fig($k, 'h_rt')),
 		pct(spread($k, sub { $_[0]{kernel} })), pct(spread($k, sub { $_[0]{plain_rt} }))] } @base);
-out("The tracer's own cost inside a call's window, o = ", join(', ', map { fmt1($o_of{$_}) } @runs),
-    " instructions (shortest leaf call, per boot). h, the tracer's cost per traced call, comes out alike for every ",
-    "method when the correction holds.\n\n");
+out("The tracer's cost inside a call's window, o = ", join(', ', map { fmt1($o_of{$_}) } @runs),
+    " instructions (the cheapest call without callees, per boot); per traced call, h = ", join(', ', map { fmt1($h_of{$_}) } @runs),
+    " (o plus the median, over ", join(', ', map { $shapes_of{$_} } @runs), " functions called both without callees and with one, ",
+    "of the difference of their medians). From the round trips, less the interrupts, h would be ",
+    join(', ', map { fmt1($h_rt_of{$_}) } @runs), ": the tracer also costs what is not per call (the interrupts' untraced entry, ",
+    "the tracer's own bookkeeping), and a rest that grows with the calls would show h too large.\n\n");
 for my $key (@base) {
 	my $m = (split /\t/, $key)[2];
 	my @top = (sort { fnfig($key, $b, 'incl') <=> fnfig($key, $a, 'incl') || $a cmp $b } names_of($key))[0 .. $TOP - 1];
