@@ -93,7 +93,7 @@ sub parse_trace {
 	my ($file) = @_;
 	open(my $h, '-|', 'gzip', '-dc', $file) or die "$file: $!\n";
 	my (%fn, %folded, %task, $parent);
-	my ($phase, $skip_exit) = (0, 0);	# skip_exit: the end of the system call of the record's read()
+	my ($phase, $skip_exit, $spawn) = (0, 0, 0);	# skip_exit: the end of the system call of the record's read()
 	my $t = { fn => \%fn, folded => \%folded, calls => 0, all => zero2(), shape => {}, hole_d => 0, holes => {} };
 	# a call has returned: D, its frame, its task; what a call tree records
 	# counts once the tree's call of depth 0 has returned. D undef: a call
@@ -124,7 +124,7 @@ sub parse_trace {
 			elsif ($up) { push @{$up->{irqs}}, $irq }
 		}
 		if ($fr->{skip}) {	# after the read() of the record, the next spawn starts
-			($phase, $skip_exit, $tk->{pending}) = (0, 1, []) unless @$stack;
+			($phase, $skip_exit, $tk->{pending}) = (0, 1, []), $spawn++ unless @$stack;
 			return;
 		}
 		my $p = defined $d ? $phase : 1;
@@ -142,6 +142,7 @@ sub parse_trace {
 			my $f = $fn{$c->{name}} //= { calls => 0, self => zero2(), incl => zero2() };
 			$f->{calls}++;
 			add($f->{self}[$p], $own);
+			add($f->{spawn}[$tk->{spawn} // $spawn] //= [0, 0, 0], $own);
 			if ($outer) { add($f->{incl}[$_], $c->{sub}[$_]) for 0, 1 }
 			add($folded{$key} //= [0, 0, 0], $own);
 			add($t->{all}[$p], $own);
@@ -163,7 +164,7 @@ sub parse_trace {
 		$parent //= $pid;
 		my $d = defined $us ? $us * 1000 + ($frac eq '' ? 0 : $frac * 10 ** (3 - length $frac)) : undef;
 		my $role = $pid == $parent ? 'parent' : 'child';
-		my $tk = $task{$pid} //= { stack => [], pending => [], role => $role };
+		my $tk = $task{$pid} //= { stack => [], pending => [], role => $role, spawn => $role eq 'child' ? $spawn : undef };
 		my $stack = $tk->{stack};
 		my $top = $stack->[-1];
 		if ($what =~ /^(\S+)\(\)( \{|;)$/) {	# the entry of a call, or a leaf call
@@ -214,6 +215,7 @@ sub parse_trace {
 my (%res, @keys);	# $res{key}{run} = { per spawn figures }; key = "cell\tparam\tmethod"
 my (%o_of, %h_of, %h_rt_of, %shapes_of);
 sub min_of { my ($min) = sort { $a <=> $b } grep { defined } @_; return $min }
+sub median { my @v = sort { $a <=> $b } @_; return @v ? ($v[$#v / 2] + $v[@v / 2]) / 2 : undef }
 # the median of a histogram {value => count} of at least MIN values
 sub median_of {
 	my ($hist, $min) = @_;
@@ -279,7 +281,9 @@ for my $run (@runs) {
 			my @self = map { corr($_, $o, $h) / $n } @{$f->{self}};
 			my @incl = map { corr($_, $o, $h) / $n } @{$f->{incl}};
 			$fn{$name} = { calls => $f->{calls} / $n,
-				self => $self[0] + $self[1], incl => $incl[0] + $incl[1], self_first => $self[0], incl_first => $incl[0] };
+				self => $self[0] + $self[1], incl => $incl[0] + $incl[1], self_first => $self[0], incl_first => $incl[0],
+				# the median spawn's: an interrupt or a rare refill in a few spawns does not move it
+				self_median => median(map { corr($f->{spawn}[$_] // [0, 0, 0], $o, $h) } 0 .. $n - 1) };
 		}
 		my %folded = map { ($_ => corr($t->{folded}{$_}, $o, $h) / $n) } keys %{$t->{folded}};
 		my @kernel = map { corr($_, $o, $h) / $n } @{$t->{all}};
@@ -344,7 +348,7 @@ for my $key (@keys) {
 }
 write_tsv('summary.tsv', [qw(cell param method spawns boots first_untraced kernel_first rest_first
 	roundtrip_untraced kernel rest roundtrip_traced calls o h h_own interrupts kernel_spread roundtrip_spread)], @summary);
-my @WHAT = qw(calls incl self incl_first self_first);
+my @WHAT = qw(calls incl self incl_first self_first self_median);
 my @frows;
 for my $key (@keys) {
 	my @names = sort { fnfig($key, $b, 'incl') <=> fnfig($key, $a, 'incl') || $a cmp $b } names_of($key);
@@ -388,7 +392,8 @@ sub compare {
 	my ($x, $y) = @_;
 	my %n = map { $_ => 1 } @{$x->[1]}, @{$y->[1]};
 	my @rows = map { my $f = $_; +{ f => $f, map { my $w = $_; ("a_$w" => $x->[0]($f, $w) // 0, "b_$w" => $y->[0]($f, $w) // 0) } @WHAT } } keys %n;
-	return sort { abs($b->{a_self} - $b->{b_self}) <=> abs($a->{a_self} - $a->{b_self}) || $a->{f} cmp $b->{f} } @rows;
+	my $d = sub { abs($_[0]{a_self_median} - $_[0]{b_self_median}) };
+	return sort { $d->($b) <=> $d->($a) || abs($b->{a_self} - $b->{b_self}) <=> abs($a->{a_self} - $a->{b_self}) || $a->{f} cmp $b->{f} } @rows;
 }
 my @COMPARED = ((map { ['base', @$_, base_of($_->[0]), base_of($_->[1])] } @PAIRS),
 	(map { ['path-entry', @$_, entry_of($_->[0]), entry_of($_->[1])] } @ENTRY));
@@ -447,13 +452,15 @@ sub compared {
 	my ($cell, $ma, $mb, $rows) = @_;
 	my ($c) = grep { $_->[0] eq $cell && $_->[1] eq $ma && $_->[2] eq $mb } @COMPARED or return;
 	my @r = (compare($c->[3], $c->[4]))[0 .. $rows - 1];
-	table(['function', "calls, $ma", "calls, $mb", "self, $ma", "self, $mb", 'Δ self', 'Δ self to first', 'Δ inclusive'],
-		map { my $r = $_; ["`$r->{f}`", (map { sprintf('%.2f', $r->{$_}) } qw(a_calls b_calls)), (map { fmt($r->{$_}) } qw(a_self b_self)),
-			map { fmtd($r->{"a_$_"} - $r->{"b_$_"}) } qw(self self_first incl) ] } grep { defined } @r);
+	table(['function', "calls, $ma", "calls, $mb", "self, $ma", "self, $mb", 'Δ self', 'Δ self, mean', 'Δ self to first', 'Δ inclusive'],
+		map { my $r = $_; ["`$r->{f}`", (map { sprintf('%.2f', $r->{$_}) } qw(a_calls b_calls)), (map { fmt($r->{$_}) } qw(a_self_median b_self_median)),
+			map { fmtd($r->{"a_$_"} - $r->{"b_$_"}) } qw(self_median self self_first incl) ] } grep { defined } @r);
 }
 out("## Side by side (base cell)\n\n");
-out("The functions whose self cost per spawn differs most between two methods (self differences add up to the ",
-    "difference of the kernel costs; inclusive differences show whole subtrees). Positive: the first method spends more.\n\n");
+out("The functions whose self cost differs most between two methods, in the median spawn (`self`, `Δ self`: the median ",
+    "over the spawns of the function's cost in one spawn, which a rare interrupt or cache refill does not move), then the ",
+    "means (mean self differences add up to the difference of the kernel costs; inclusive ones show whole subtrees). ",
+    "Positive: the first method spends more.\n\n");
 for my $p (@PAIRS) {
 	my ($ka, $kb) = map { key_of('base', 0, $_) } @$p;
 	next unless $res{$ka} && $res{$kb};
