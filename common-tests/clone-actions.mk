@@ -24,7 +24,7 @@ $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.
 	@mkdir -p $(@D)
 	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
 
-$(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/proc-children.h \
+$(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/proc-children.h common-tests/fifo-child.h \
 		common-tests/clone-actions-spawn.h common-tests/audit-netlink.h \
 		common-tests/fuse-stall.h common-tests/seccomp-filter.h common-tests/tracefs.h \
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h

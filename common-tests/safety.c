@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "corpus.h"
+#include "fifo-child.h"
 #include "proc-children.h"
 #include "seccomp-filter.h"
 
@@ -57,8 +58,6 @@ struct hazard {
 static const struct hazard close_unseen[] = {
 	{ "iouring", "seccomp never sees io_uring requests: a filter that denies close does not "
 		     "hold the chain's CLOSE" },
-	{ "clone-actions", "libcompat's close (an fd that is not open is no error) is the action "
-			   "CLOSE_RANGE(fd, fd), which seccomp checks as close_range, not close" },
 	{ NULL, NULL },
 };
 
@@ -438,28 +437,6 @@ static char *make_fifo(void)
 	return fifo;
 }
 
-/* Open fifo for writing, which lets its reader's open return; the fd. */
-static int release_fifo(const char *fifo)
-{
-	int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-
-	cr_assert_geq(fd, 0, "no reader holds the FIFO open: %s", strerror(errno));
-	return fd;
-}
-
-/* The child of parent, once it sleeps (in the FIFO open). */
-static pid_t blocked_child_of(pid_t parent)
-{
-	pid_t child = proc_find_child_of(parent, 5000);
-	char state = '?';
-
-	cr_assert_gt(child, 0, "no child of %d appeared", parent);
-	for (int i = 0; i < 500 && (state = proc_process_state(child)) != 'S'; i++)
-		usleep(10000);
-	cr_assert_eq(state, 'S', "the child %d does not sleep: state %c", child, state);
-	return child;
-}
-
 /* Whether process pid is gone, a zombie or has SIGKILL pending. */
 static bool going(pid_t pid)
 {
@@ -516,6 +493,8 @@ Test(safety, killed_caller_leaves_nothing)
 	if (!going(child)) {
 		int writer = release_fifo(fifo);
 		char report[2048];
+
+		cr_assert_geq(writer, 0, "the child does not hold the FIFO open: %s", strerror(errno));
 
 		wait_for(child, LIMIT_MS);
 		close(writer);
@@ -604,6 +583,7 @@ Test(safety, blocked_waitpid_returns_when_spawn_fails)
 		  strerror(w.error));
 	int writer = release_fifo(fifo);
 
+	cr_assert_geq(writer, 0, "the child does not hold the FIFO open: %s", strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += LIMIT_MS / 1000;
 	cr_assert_eq(pthread_timedjoin_np(s.thread, NULL, &deadline), 0,

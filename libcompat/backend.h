@@ -36,6 +36,14 @@ extern const struct compat_backend compat_backend_vfork;
 extern const struct compat_backend compat_backend_clone_actions;
 extern const struct compat_backend compat_backend_iouring;
 
+/*
+ * Whether fd is open in the child just before the request's action i, as
+ * far as the caller can know: the actions before it that open, dup2 onto
+ * or close fd decide, else whether fd is open in the caller now (another
+ * thread may still close it before the child is made).
+ */
+bool compat_fd_open_before(const struct compat_spawn *request, size_t i, int fd);
+
 /* PATH search (search.c), shared so that every backend searches alike. */
 
 /* Whether name is looked up in PATH at all: non-empty and without '/'. */

@@ -42,19 +42,27 @@ static uint64_t signal_bits(const sigset_t *set)
 	return bits;
 }
 
-/* The request's action as the kernel's; 0 or an errno value. */
-static int translate(const struct compat_action *in, struct clone_action *out)
+/* The request's action i as the kernel's; 0 or an errno value. */
+static int translate(const struct compat_spawn *request, size_t i, struct clone_action *out)
 {
+	const struct compat_action *in = &request->actions[i];
+
 	memset(out, 0, sizeof(*out));
 	switch (in->kind) {
 	case COMPAT_CLOSE:
-		/* libcompat: an fd that is not open is no error, one that cannot be is */
-		if (in->fd >= 0 && in->fd < getdtablesize()) {
+		/*
+		 * libcompat: an fd that is not open is no error, one that cannot
+		 * be is. An fd that is open is closed with CLOSE, which seccomp
+		 * sees as close(); one that is not with CLOSE_RANGE(fd, fd),
+		 * which has nothing to do and does not fail.
+		 */
+		if (in->fd >= 0 && in->fd < getdtablesize() &&
+		    !compat_fd_open_before(request, i, in->fd)) {
 			out->kind = CLONE_ACTION_CLOSE_RANGE;
 			out->close_range.first = out->close_range.last = (uint32_t)in->fd;
 		} else {
 			out->kind = CLONE_ACTION_CLOSE;
-			out->close.fd = in->fd < 0 ? in->fd : -1;
+			out->close.fd = in->fd < getdtablesize() ? in->fd : -1;
 		}
 		return 0;
 	case COMPAT_DUP2:
@@ -152,7 +160,7 @@ static void clone_actions_spawn(const struct compat_spawn *request,
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		error = translate(&request->actions[i], &list[i]);
+		error = translate(request, i, &list[i]);
 		if (error) {
 			result->error = error;
 			result->step = (int)i;

@@ -74,6 +74,37 @@ bool compat_backend_available(const struct compat_backend *backend)
 	return backend->probe == NULL || backend->probe();
 }
 
+bool compat_fd_open_before(const struct compat_spawn *request, size_t i, int fd)
+{
+	while (i--) {
+		const struct compat_action *a = &request->actions[i];
+
+		switch (a->kind) {
+		case COMPAT_CLOSE:
+			if (a->fd == fd)
+				return false;
+			break;
+		case COMPAT_CLOSE_RANGE:
+			if ((unsigned int)fd >= a->close_range.first &&
+			    (unsigned int)fd <= a->close_range.last &&
+			    !(a->close_range.flags & CLOSE_RANGE_CLOEXEC))
+				return false;
+			break;
+		case COMPAT_DUP2:
+			if (a->dup2.target == fd)
+				return true;
+			break;
+		case COMPAT_OPEN:
+			if (a->open.target == fd)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return fd >= 0 && fcntl(fd, F_GETFD) >= 0;
+}
+
 static const char *caller_path(void)
 {
 	const char *path = getenv("PATH");

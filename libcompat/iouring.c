@@ -167,10 +167,7 @@ static bool close_was_open(const struct compat_spawn *request, size_t i, int pid
 {
 	int fd = request->actions[i].fd;
 
-	for (size_t j = 0; j < i; j++)
-		if (request->actions[j].fd == fd)
-			return false;
-	return fd != pidfd && fcntl(fd, F_GETFD) >= 0;
+	return fd != pidfd && compat_fd_open_before(request, i, fd);
 }
 
 static pid_t pidfd_to_pid(int pidfd)
