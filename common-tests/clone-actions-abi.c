@@ -11,6 +11,7 @@
  */
 #include "audit-netlink.h"
 #include "clone-actions-spawn.h"
+#include "fifo-child.h"
 #include "fuse-stall.h"
 #include "proc-children.h"
 #include "seccomp-filter.h"
@@ -21,17 +22,20 @@
 #include <linux/audit.h>
 
 #include <criterion/criterion.h>
+#include <liburing.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -1055,37 +1059,6 @@ static char *make_fifo(const char *name)
 	return p;
 }
 
-/*
- * Open fifo's write end, which releases a child blocked opening it for
- * reading; tries for 10 s while no reader is there. The fd, or -1.
- */
-static int release_fifo(const char *fifo)
-{
-	int fd = -1;
-
-	for (int i = 0; i < 1000 && fd < 0; i++) {
-		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0 && errno != ENXIO)
-			break;
-		if (fd < 0)
-			usleep(10000);
-	}
-	return fd;
-}
-
-/* The child of parent that sleeps in a blocking action (a fifo's OPEN). */
-static pid_t blocked_child_of(pid_t parent)
-{
-	pid_t child = proc_find_child_of(parent, 5000);
-	char state = '?';
-
-	cr_assert_gt(child, 0, "no child appeared");
-	for (int i = 0; i < 500 && (state = proc_process_state(child)) != 'S'; i++)
-		usleep(10000);
-	cr_assert_eq(state, 'S', "the child %d does not sleep: state %c", child, state);
-	return child;
-}
-
 Test(clone_actions, blocking_wait_returns_when_spawn_fails)
 {
 	struct blocked_wait w = { 0 };
@@ -1988,4 +1961,180 @@ Test(clone_actions, cgroup_freezer_freezes_a_spawn_in_flight, .fini = freezer_cl
 		     worker_result(WEXITSTATUS(status)));
 	cr_assert_geq(fd, 0, "nobody opened the fifo for reading");
 	close(fd);
+}
+
+/* ---- the caller's pending task work is not the child's ---- */
+
+/*
+ * The caller of clone3() has TIF_NOTIFY_SIGNAL set, by an io_uring
+ * completion queued as its task work, while it is inside the system call:
+ * copy_process() copies the flag into the child. A fork() child clears it
+ * on its first return to user space; a CLONE_ACTIONS child runs its
+ * actions first and must clear it itself, or each interruptible wait of an
+ * action (a FIFO's OPEN) ends at once with EINTR though nobody sent a
+ * signal.
+ *
+ * A seccomp filter stops the caller's clone3() at its entry and hands it
+ * to the supervisor thread; the filter is installed with
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, so that once the notification is
+ * received the caller waits only killably. The supervisor then writes a
+ * byte into a pipe on which the caller has an io_uring READ pending: the
+ * completion becomes the caller's task work, added with TWA_SIGNAL, which
+ * sets TIF_NOTIFY_SIGNAL on the caller and does not end its wait. The
+ * supervisor lets clone3() go on, and opens the FIFO for writing once the
+ * child really sleeps in its OPEN: a writer there before the child would
+ * let the OPEN succeed without waiting.
+ */
+struct notify_supervisor {
+	sem_t ready;		/* posted once listener is set */
+	int listener;		/* the filter's notification fd */
+	int pipe_w;		/* the write end of the caller's READ pipe */
+	struct io_uring *ring;	/* the caller's ring, to look at its CQ */
+	const char *fifo;
+	volatile int spawn_done;
+	/* results */
+	int recv_err, write_err, send_err;	/* 0 or the errno */
+	struct seccomp_notif notif;
+	unsigned int cq_ready_in_clone3;	/* CQEs posted while the caller was stopped */
+	int writer;				/* the FIFO's write end, or -1 */
+};
+
+#define NOTIFY_BYTE 'n'
+
+/* Does pid sleep (off its run queue) in the wait of a FIFO's open? */
+static bool sleeps_in_fifo_open(pid_t pid)
+{
+	char path[64], wchan[64] = "";
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	len = read(fd, wchan, sizeof(wchan) - 1);
+	close(fd);
+	wchan[len > 0 ? len : 0] = '\0';
+	return !strcmp(wchan, "wait_for_partner") || !strcmp(wchan, "fifo_open");
+}
+
+/* Release the child's OPEN once it waits in it; give up when the spawn returns or after 20 s. */
+static int release_fifo_when_waited_in(const char *fifo, volatile int *spawn_done)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		pid_t child = proc_find_child(0);
+
+		if (child > 0 && sleeps_in_fifo_open(child))
+			return open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		usleep(1000);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!*spawn_done && now.tv_sec - start.tv_sec < 20);
+	return -1;
+}
+
+static void *notify_supervisor_run(void *arg)
+{
+	struct notify_supervisor *s = arg;
+	struct seccomp_notif_resp resp = { 0 };
+	const char byte = NOTIFY_BYTE;
+
+	while (sem_wait(&s->ready) != 0)
+		continue;
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, &s->notif) != 0) {
+		s->recv_err = errno;
+		return NULL;
+	}
+	/* the caller now waits killably: this sets its TIF_NOTIFY_SIGNAL */
+	if (write(s->pipe_w, &byte, 1) != 1)
+		s->write_err = errno;
+	s->cq_ready_in_clone3 = io_uring_cq_ready(s->ring);
+	resp.id = s->notif.id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) != 0) {
+		s->send_err = errno;
+		return NULL;
+	}
+	s->writer = release_fifo_when_waited_in(s->fifo, &s->spawn_done);
+	return NULL;
+}
+
+Test(clone_actions, child_does_not_inherit_pending_task_work_signal)
+{
+	const struct seccomp_rule stop_clone3 = { .nr = __NR_clone3, .test = ARG_ANY,
+						  .verdict = SECCOMP_RET_USER_NOTIF };
+	char *fifo = make_fifo("notify");
+	struct clone_action list[] = { act_open(5, fifo, O_RDONLY, 0), act_true() };
+	struct notify_supervisor s = { .fifo = fifo, .writer = -1 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe = NULL;
+	struct __kernel_timespec five_s = { .tv_sec = 5 };
+	pthread_t supervisor;
+	uint32_t failed = CLONE_ACTION_NO_INDEX;
+	unsigned int cq_ready_after_spawn;
+	char got = 0;
+	int p[2], cqe_res = 0, cqe_err;
+	long ret;
+
+	/* a plain ring: its completions are task work added with TWA_SIGNAL */
+	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	cr_assert_eq(io_uring_queue_init(8, &ring, 0), 0, "io_uring_queue_init");
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_read(sqe, p[0], &got, 1, 0);
+	cr_assert_eq(io_uring_submit(&ring), 1);
+	cr_assert_eq(io_uring_cq_ready(&ring), 0, "a READ of an empty pipe completed");
+
+	s.pipe_w = p[1];
+	s.ring = &ring;
+	cr_assert_eq(sem_init(&s.ready, 0, 0), 0);
+	/* before the filter, which stops this thread's clone3(), pthread_create()'s too */
+	cr_assert_eq(pthread_create(&supervisor, NULL, notify_supervisor_run, &s), 0);
+	s.listener = install_rules_flags(&stop_clone3, 1,
+					 SECCOMP_FILTER_FLAG_NEW_LISTENER |
+					 SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV);
+	sem_post(&s.ready);
+
+	ret = spawn(list, 2, &failed);
+	/* no system call since clone3(), which ran the task work on its way out */
+	cq_ready_after_spawn = io_uring_cq_ready(&ring);
+	s.spawn_done = 1;
+	pthread_join(supervisor, NULL);
+	cqe_err = io_uring_wait_cqe_timeout(&ring, &cqe, &five_s);
+	if (!cqe_err) {
+		cqe_res = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	close(s.listener);
+	close(p[0]);
+	close(p[1]);
+	if (s.writer >= 0)
+		close(s.writer);
+	unlink(fifo);
+	sem_destroy(&s.ready);
+
+	cr_assert_eq(s.recv_err, 0, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(s.recv_err));
+	cr_assert_eq(s.notif.data.nr, __NR_clone3, "the filter stopped system call %d",
+		     s.notif.data.nr);
+	cr_assert_eq(s.write_err, 0, "write to the pipe: %s", strerror(s.write_err));
+	cr_assert_eq(s.send_err, 0, "SECCOMP_IOCTL_NOTIF_SEND: %s", strerror(s.send_err));
+	cr_assert_eq(s.cq_ready_in_clone3, 0,
+		     "the READ completed while its submitter was stopped in clone3(): not as "
+		     "its task work, so nothing set its TIF_NOTIFY_SIGNAL");
+	cr_assert_gt(ret, 0,
+		     "the spawn failed with %s at action %" PRIu32 ", though no signal was sent: "
+		     "the child inherited its caller's TIF_NOTIFY_SIGNAL",
+		     strerror((int)-ret), failed);
+	cr_assert_geq(s.writer, 0, "the child's OPEN of the fifo did not wait for a writer");
+	cr_assert_eq(wait_exit((pid_t)ret), 0);
+	cr_assert_eq(cq_ready_after_spawn, 1,
+		     "the READ's completion did not run as the caller left clone3(): the "
+		     "caller's own TIF_NOTIFY_SIGNAL was lost");
+	cr_assert_eq(cqe_err, 0, "the caller's READ did not complete: %s", strerror(-cqe_err));
+	cr_assert_eq(cqe_res, 1, "the caller's READ: %d", cqe_res);
+	cr_assert_eq(got, NOTIFY_BYTE, "the caller's READ got %#x", got);
+	assert_no_trace();
 }

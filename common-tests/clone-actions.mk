@@ -30,7 +30,7 @@ $(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/pr
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< \
-		$$(pkg-config --libs criterion) -lpthread
+		$$(pkg-config --libs criterion) -luring -lpthread
 
 $(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
 		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
