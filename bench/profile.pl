@@ -124,7 +124,7 @@ sub parse_trace {
 			elsif ($up) { push @{$up->{irqs}}, $irq }
 		}
 		if ($fr->{skip}) {	# after the read() of the record, the next spawn starts
-			($phase, $skip_exit, $tk->{pending}) = (0, 1, []), $spawn++ unless @$stack;
+			($phase, $skip_exit, $tk->{pending}) = (0, 1, []), $spawn++ if !@$stack && $fr->{skip} == 2;
 			return;
 		}
 		my $p = defined $d ? $phase : 1;
@@ -179,7 +179,7 @@ sub parse_trace {
 				# system calls: x64_sys_call() calls __x64_sys_NAME()
 				$phase = 1 if $role eq 'child' && @$stack <= 1 && $name =~ /clock_gettime/;
 				if ($role eq 'parent') {
-					$_->{skip} = $skip = 1 for @$stack == 1 && $name eq '__x64_sys_read' ? @$stack : ();
+					$_->{skip} = $skip = 2 for @$stack == 1 && $name eq '__x64_sys_read' ? @$stack : ();
 					$skip = 1 if !@$stack && $skip_exit && $name eq 'syscall_exit_to_user_mode_prepare';
 					$skip_exit = 0 unless @$stack;
 				}
@@ -437,13 +437,13 @@ out("The tracer's cost inside a call's window, o = ", join(', ', map { fmt1($o_o
 for my $key (@base) {
 	my $m = (split /\t/, $key)[2];
 	my @top = (sort { fnfig($key, $b, 'incl') <=> fnfig($key, $a, 'incl') || $a cmp $b } names_of($key))[0 .. $TOP - 1];
-	my @self = (sort { fnfig($key, $b, 'self') <=> fnfig($key, $a, 'self') || $a cmp $b } names_of($key))[0 .. $TOP - 1];
+	my @self = (sort { fnfig($key, $b, 'self_median') <=> fnfig($key, $a, 'self_median') || $a cmp $b } names_of($key))[0 .. $TOP - 1];
 	out("### $m\n\n");
-	table(['#', 'function (inclusive)', 'calls', 'inclusive', 'to first', 'spread', 'function (self)', 'calls', 'self', 'to first'],
+	table(['#', 'function (inclusive)', 'calls', 'inclusive', 'to first', 'spread', 'function (self)', 'calls', 'self, median spawn', 'self, mean', 'to first'],
 		map { my ($i, $s) = ($top[$_], $self[$_]);
 			[$_ + 1, $i && "`$i`", $i && sprintf('%.1f', fnfig($key, $i, 'calls')), $i && fmt(fnfig($key, $i, 'incl')),
 			 $i && fmt(fnfig($key, $i, 'incl_first')), $i && pct(spread($key, sub { $_[0]{fn}{$i} ? $_[0]{fn}{$i}{incl} : 0 })),
-			 $s && "`$s`", $s && sprintf('%.1f', fnfig($key, $s, 'calls')), $s && fmt(fnfig($key, $s, 'self')),
+			 $s && "`$s`", $s && sprintf('%.1f', fnfig($key, $s, 'calls')), $s && fmt(fnfig($key, $s, 'self_median')), $s && fmt(fnfig($key, $s, 'self')),
 			 $s && fmt(fnfig($key, $s, 'self_first'))] }
 		grep { $top[$_] || $self[$_] } 0 .. $TOP - 1);
 }
@@ -475,6 +475,14 @@ out("## One failing PATH entry\n\n");
 out("Per failing entry = (cost with $MISS_HI failing PATH entries before the child's - with $MISS_LO) / ", $MISS_HI - $MISS_LO, ".\n\n");
 table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'calls'],
 	map { my $m = $_; [$m, (map { fmt(per_entry($m, undef, $_)) } qw(plain_first kernel_first plain_rt kernel)), fmt1(per_entry($m, undef, 'calls'))] } @entry_methods);
+for my $m (@entry_methods) {
+	my $e = entry_of($m);
+	my @top = (sort { ($e->[0]($b, 'self_median') // 0) <=> ($e->[0]($a, 'self_median') // 0) || $a cmp $b }
+		do { my %n = map { $_ => 1 } @{$e->[1]}; keys %n })[0 .. $TOP - 1];
+	out("### Where one failing entry goes: $m\n\n");
+	table(['function', 'calls', 'self, median spawn', 'self, mean', 'inclusive, mean'],
+		map { my $f = $_; ["`$f`", sprintf('%.2f', $e->[0]($f, 'calls')), map { fmt($e->[0]($f, $_)) } qw(self_median self incl)] } grep { defined } @top);
+}
 for my $p (@ENTRY) {
 	my ($ma, $mb) = @$p;
 	next unless defined per_entry($ma, undef, 'kernel') && defined per_entry($mb, undef, 'kernel');
