@@ -502,6 +502,53 @@ Test(iouring, clone_async_refused_sqpoll)
 	refused_in_mode(IORING_SETUP_SQPOLL, IOSQE_ASYNC);
 }
 
+/*
+ * A refused CLONE cancels its chain even when it is hard-linked: a hard
+ * link lets the next request run after a failure, and with no task made
+ * that request would run in the submitter (here: close the submitter's own
+ * fd). Refused by the issuing thread (IOSQE_ASYNC) and by what the chain
+ * holds (a TIMEOUT, which completes later).
+ */
+static void refused_hardlinked(unsigned int clone_sqe_flags, bool timeout_in_chain)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int n = timeout_in_chain ? 3 : 2, res[3];
+	struct __kernel_timespec ts = { .tv_sec = 1 };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+
+	cr_assert_geq(fd, 0, "open /dev/null: %s", strerror(errno));
+	ring_init(&ring, 0);
+	sqe = clone_head(&ring, 0);
+	sqe->flags = IOSQE_IO_HARDLINK | clone_sqe_flags;
+	sqe = sqe_get(&ring, 2);
+	io_uring_prep_close(sqe, fd);
+	if (timeout_in_chain) {
+		sqe->flags |= IOSQE_IO_HARDLINK;
+		io_uring_prep_timeout(sqe_get(&ring, 3), &ts, 0, 0);
+	}
+	submit_and_reap(&ring, n, res);
+	cr_expect(res[0] == -EINVAL, "CLONE: %d", res[0]);
+	for (int i = 1; i < n; i++)
+		cr_expect(res[i] == -ECANCELED, "request %d after the refused CLONE: %d", i + 1,
+			  res[i]);
+	cr_expect(fcntl(fd, F_GETFD) >= 0,
+		  "the chain of a refused CLONE closed the submitter's fd %d", fd);
+	close(fd);
+	io_uring_queue_exit(&ring);
+	assert_no_children();
+}
+
+Test(iouring, refused_hardlinked_clone_cancels_chain_async)
+{
+	refused_hardlinked(IOSQE_ASYNC, false);
+}
+
+Test(iouring, refused_hardlinked_clone_cancels_chain_op)
+{
+	refused_hardlinked(0, true);
+}
+
 /* the pid in the CLONE CQE is the child's: plain waitpid() reaps it */
 static volatile sig_atomic_t got_sigchld;
 

@@ -2,8 +2,10 @@
 # repository root), after common-tests/clone-actions.mk.
 #
 #   make check-docs    docs/check-docs: each page lints clean (mandoc -T lint
-#                      -W warning), its EXAMPLES program is the file below,
-#                      its structures and constants are the series' uapi;
+#                      -W warning), series-liburing's pages too
+#                      (build/src/liburing/man, liburing.mk), its EXAMPLES
+#                      program is the file below, its structures and
+#                      constants are the series' uapi;
 #                      TAP in build/results/docs/, the pages rendered there
 #                      as .txt and .html
 #   $(TESTS_OUT)/clone3-actions-example   clone3-actions.2's EXAMPLES
@@ -21,10 +23,11 @@ $(TESTS_OUT)/clone3-actions-example: docs/clone3-actions-example.c \
 	@mkdir -p $(@D)
 	$(CC) $(DOCS_EXAMPLE_CFLAGS) -o $@ $<
 
-check-docs: deps $(TESTS_OUT)/clone3-actions-example
+check-docs: deps $(TESTS_OUT)/clone3-actions-example $(LIBURING_PAGES)
 	@echo "== man pages (docs/check-docs)"
 	@mkdir -p $(DOCS_RESULTS)
 	@docs/check-docs --self-test --tap $(DOCS_RESULTS)/selftest.tap \
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@docs/check-docs --tap $(DOCS_RESULTS)/lint.tap --out $(DOCS_RESULTS) \
+		$(addprefix --page ,$(LIBURING_PAGES)) \
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h

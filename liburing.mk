@@ -1,0 +1,28 @@
+# series-liburing: liburing's side of series-iouring, a patch series against
+# Debian's liburing source (vm/liburing-tree). Included by the top-level
+# Makefile (cwd: the repository root), before docs/docs.mk.
+#
+#   make liburing          get the source (build/liburing), apply the series
+#                          (build/src/liburing), build it in
+#                          build/liburing-build and copy its test
+#                          test/clone-exec.t to $(TESTS_OUT)/liburing/, which
+#                          the iouring guest runs (common-tests/guest-check)
+#   make export-liburing   the worktree's commits back into series-liburing/
+
+TESTS_OUT ?= build/tests
+# the man pages the series adds (linted by make check-docs)
+LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 exec.3)
+
+.PHONY: liburing export-liburing
+liburing: $(TESTS_OUT)/liburing/clone-exec.t
+tests-iouring: $(TESTS_OUT)/liburing/clone-exec.t
+
+$(TESTS_OUT)/liburing/clone-exec.t: series-liburing/series $(wildcard series-liburing/*.patch) | deps
+	@vm/liburing-tree build
+	@mkdir -p $(@D)
+	cp build/liburing-build/test/clone-exec.t $@
+
+$(LIBURING_PAGES): $(TESTS_OUT)/liburing/clone-exec.t
+
+export-liburing:
+	@vm/liburing-tree export
