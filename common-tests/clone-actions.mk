@@ -2,12 +2,15 @@
 # top-level Makefile (cwd: the repository root). Needs the series' uapi
 # headers: the top-level Makefile installs them (vm/kernel-tree headers).
 #
-#   $(TESTS_OUT)/clone-actions-abi      criterion ABI tests (run in the guest)
-#   $(TESTS_OUT)/clone-actions-stress   10,000 spawns, memory before/after
-#   $(TESTS_OUT)/clone3-selftests/      the kernel's own clone3 selftests, from
-#                                       the series' worktree (no regression)
-# Both exec $(TESTS_OUT)/probe (common-tests/build.mk) and /bin/true; the
-# ABI tests also exec $(TESTS_OUT)/bigbss.
+#   $(TESTS_OUT)/clone3-selftests/      the kernel's clone3 selftests, from
+#                                       the series' worktree: upstream's (no
+#                                       regression) and the series' own,
+#                                       clone3_actions (the ABI and hazard
+#                                       tests) and clone3_actions_stress
+#                                       (10,000 spawns); both exec /bin/true
+#                                       and themselves, clone3_actions also
+#                                       clone3_actions_bigbss beside it
+#   $(TESTS_OUT)/clone-actions-fuzz     the action-list fuzzer
 
 TESTS_OUT ?= build/tests
 UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
@@ -17,27 +20,13 @@ CLONE_ACTIONS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) -std=gnu11 -D_GNU_SOURCE
 	-Wall -Wextra -Werror
 
 .PHONY: tests-clone-actions
-tests-clone-actions: $(TESTS_OUT)/clone-actions-abi $(TESTS_OUT)/clone-actions-stress \
-	$(TESTS_OUT)/clone-actions-fuzz $(TESTS_OUT)/clone3-selftests/clone3 $(TESTS_OUT)/bigbss
+tests-clone-actions: $(TESTS_OUT)/clone-actions-fuzz $(TESTS_OUT)/clone3-selftests/clone3
 
 $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
 
-$(TESTS_OUT)/clone-actions-abi: common-tests/clone-actions-abi.c common-tests/proc-children.h common-tests/fifo-child.h \
-		common-tests/clone-actions-spawn.h common-tests/audit-netlink.h \
-		common-tests/fuse-stall.h common-tests/seccomp-filter.h common-tests/tracefs.h \
-		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
-	@mkdir -p $(@D)
-	$(CC) $(CLONE_ACTIONS_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< \
-		$$(pkg-config --libs criterion) -luring -lpthread
-
-$(TESTS_OUT)/clone-actions-stress: common-tests/clone-actions-stress.c \
-		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
-	@mkdir -p $(@D)
-	$(CC) $(CLONE_ACTIONS_CFLAGS) -static -o $@ $<
-
-# The fuzzer (static, like the stress test): clone_args and action lists from
+# The fuzzer (static): clone_args and action lists from
 # a seed, invariants after every call; it execs $(TESTS_OUT)/tiny.
 $(TESTS_OUT)/clone-actions-fuzz: common-tests/clone-actions-fuzz.c common-tests/fuzz.h \
 		common-tests/proc-children.h \

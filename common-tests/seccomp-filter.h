@@ -37,18 +37,12 @@ struct seccomp_rule {
 #define SECCOMP_ARG_HALF(i, half) \
 	(uint32_t)(offsetof(struct seccomp_data, args[i]) + 4 * (half))
 
-/*
- * A filter with the verdict of the first rule that matches, else ALLOW,
- * installed with SECCOMP_FILTER_FLAG_* flags: seccomp()'s result (the
- * listener fd with SECCOMP_FILTER_FLAG_NEW_LISTENER).
- */
-static inline int install_rules_flags(const struct seccomp_rule *rules, size_t n,
-				      unsigned int flags)
+/* A filter with the verdict of the first rule that matches, else ALLOW. */
+static inline void install_rules(const struct seccomp_rule *rules, size_t n)
 {
 	struct sock_filter code[RULES_MAX * 7 + 1];
 	struct sock_fprog prog = { .filter = code };
 	size_t len = 0;
-	long ret;
 
 	cr_assert_leq(n, RULES_MAX);
 	for (size_t i = 0; i < n; i++) {
@@ -80,15 +74,8 @@ static inline int install_rules_flags(const struct seccomp_rule *rules, size_t n
 	prog.len = (unsigned short)len;
 
 	cr_assert_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-	ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-	cr_assert_geq(ret, 0, "seccomp: %s", strerror(errno));
-	return (int)ret;
-}
-
-/* A filter with the verdict of the first rule that matches, else ALLOW. */
-static inline void install_rules(const struct seccomp_rule *rules, size_t n)
-{
-	cr_assert_eq(install_rules_flags(rules, n, 0), 0);
+	cr_assert_eq(syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog), 0,
+		     "seccomp: %s", strerror(errno));
 }
 
 /* A filter that gives system call nr the verdict, and allows the rest. */
