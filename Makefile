@@ -23,11 +23,11 @@ all: kernels tests
 deps:
 	@vm/install-deps
 
+include liburing.mk
 include common-tests/build.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include bench/bench.mk
-include liburing.mk
 include docs/docs.mk
 
 # Everything a guest runs: the corpus, each series' ABI and stress tests.

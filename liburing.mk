@@ -8,8 +8,16 @@
 #                          test/clone-exec.t to $(TESTS_OUT)/liburing/, which
 #                          the iouring guest runs (common-tests/guest-check)
 #   make export-liburing   the worktree's commits back into series-liburing/
+#
+# The project's io_uring code (libcompat's backend, the io_uring tests, the
+# benchmark) uses the patched liburing: LIBURING_CFLAGS puts its headers
+# first, and it links LIBURING_LIB, the static archive. Include this file
+# before the makefiles that use them.
 
 TESTS_OUT ?= build/tests
+LIBURING_BUILD := build/liburing-build
+LIBURING_LIB := $(LIBURING_BUILD)/src/liburing.a
+LIBURING_CFLAGS := -I$(LIBURING_BUILD)/src/include
 # the man pages the series adds (linted by make check-docs)
 LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 exec.3)
 
@@ -17,12 +25,14 @@ LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 exec
 liburing: $(TESTS_OUT)/liburing/clone-exec.t
 tests-iouring: $(TESTS_OUT)/liburing/clone-exec.t
 
-$(TESTS_OUT)/liburing/clone-exec.t: series-liburing/series $(wildcard series-liburing/*.patch) | deps
+$(LIBURING_LIB): series-liburing/series $(wildcard series-liburing/*.patch) | deps
 	@vm/liburing-tree build
-	@mkdir -p $(@D)
-	cp build/liburing-build/test/clone-exec.t $@
 
-$(LIBURING_PAGES): $(TESTS_OUT)/liburing/clone-exec.t
+$(TESTS_OUT)/liburing/clone-exec.t: $(LIBURING_LIB)
+	@mkdir -p $(@D)
+	cp $(LIBURING_BUILD)/test/clone-exec.t $@
+
+$(LIBURING_PAGES): $(LIBURING_LIB)
 
 export-liburing:
 	@vm/liburing-tree export

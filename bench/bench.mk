@@ -1,7 +1,8 @@
 # The spawn benchmark (bench/), included by the top-level Makefile: `make
 # bench` builds build/bench/spawnbench and its child build/bench/stamp, a
 # folder that vm/run --add copies into a guest as it is. libcompat's iouring
-# backend and the iouring-raw method need liburing (LIBCOMPAT_LIBS, from
+# backend and the iouring-raw method need series-liburing's liburing
+# (LIBURING_CFLAGS and LIBCOMPAT_LIBS, from liburing.mk and
 # common-tests/iouring.mk). The raw methods (bench/raw-*.c) compile each
 # against its own series' uapi headers, put first; their objects go with
 # libcompat's (TESTS_OBJ), so a build against other headers has its own.
@@ -19,9 +20,9 @@ $(BENCH_OUT)/spawnbench: bench/spawnbench.c bench/raw.h libcompat/libcompat.h $(
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_RAW) $(TESTS_OUT)/libcompat.a -lpthread \
 		$(LIBCOMPAT_LIBS)
 
-$(TESTS_OBJ)/bench/raw-iouring.o: BENCH_UAPI := $(UAPI_INCLUDE_iouring)
+$(TESTS_OBJ)/bench/raw-iouring.o: BENCH_UAPI := $(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS)
 $(TESTS_OBJ)/bench/raw-iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
-	common-tests/iouring-spawn.h
+	common-tests/iouring-spawn.h $(LIBURING_LIB)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: BENCH_UAPI := $(UAPI_INCLUDE_clone_actions)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
 	common-tests/clone-actions-spawn.h

@@ -72,12 +72,12 @@ static void *iouring_prepare(const struct raw_job *job)
 	}
 	r->len = (unsigned int)len;
 	r->batch = batch;
-	iou_prep_clone(&r->chain[0], 0);
+	io_uring_prep_clone(&r->chain[0], 0);
 	r->chain[0].flags |= IOSQE_IO_LINK;
 	for (size_t i = 0; i < job->n_paths; i++) {
 		struct io_uring_sqe *sqe = &r->chain[1 + i];
 
-		iou_prep_exec(sqe, job->paths[i], job->argv, job->envp);
+		io_uring_prep_exec(sqe, job->paths[i], job->argv, job->envp);
 		if (i + 1 < job->n_paths)
 			sqe->flags |= IOSQE_IO_HARDLINK;
 	}

@@ -106,7 +106,7 @@ static struct io_uring_sqe *clone_head(struct io_uring *ring,
 {
 	struct io_uring_sqe *sqe = sqe_get(ring, 1);
 
-	iou_prep_clone(sqe, clone_flags);
+	io_uring_prep_clone(sqe, clone_flags);
 	sqe->flags |= IOSQE_IO_LINK;
 	return sqe;
 }
@@ -117,7 +117,7 @@ static struct io_uring_sqe *exec_sqe(struct io_uring *ring, __u64 ud,
 {
 	struct io_uring_sqe *sqe = sqe_get(ring, ud);
 
-	iou_prep_exec(sqe, path, argv, environ);
+	io_uring_prep_exec(sqe, path, argv, environ);
 	return sqe;
 }
 
@@ -249,7 +249,7 @@ Test(iouring, unlinked_clone_is_einval)
 	int res[1];
 
 	ring_init(&ring, 0);
-	iou_prep_clone(sqe_get(&ring, 1), 0);
+	io_uring_prep_clone(sqe_get(&ring, 1), 0);
 	submit_and_reap(&ring, 1, res);
 	cr_expect(res[0] == -EINVAL, "unlinked CLONE: %d", res[0]);
 	io_uring_queue_exit(&ring);
@@ -268,7 +268,7 @@ Test(iouring, clone_not_at_head)
 	io_uring_prep_nop(sqe);
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe = sqe_get(&ring, 2);
-	iou_prep_clone(sqe, 0);
+	io_uring_prep_clone(sqe, 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	io_uring_prep_nop(sqe_get(&ring, 3));
 	submit_and_reap(&ring, 3, res);
@@ -365,7 +365,7 @@ Test(iouring, exec_fd_empty_path)
 	cr_assert(fd >= 0);
 	ring_init(&ring, 0);
 	clone_head(&ring, 0);
-	iou_prep_execveat(sqe_get(&ring, 2), fd, "", argv, environ, AT_EMPTY_PATH);
+	io_uring_prep_execveat(sqe_get(&ring, 2), fd, "", argv, environ, AT_EMPTY_PATH);
 	submit_and_reap(&ring, 2, res);
 	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
 	cr_expect(res[1] == 0, "EXEC(fd, \"\", AT_EMPTY_PATH): %d", res[1]);
@@ -894,10 +894,10 @@ static int failed_setuid_exec_chain(const char *suid, const char *target)
 	    io_uring_queue_init(8, &ring, 0))
 		return 2;
 	sqe = io_uring_get_sqe(&ring);
-	iou_prep_clone(sqe, 0);
+	io_uring_prep_clone(sqe, 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe = io_uring_get_sqe(&ring);
-	iou_prep_exec(sqe, suid, argv, envp);
+	io_uring_prep_exec(sqe, suid, argv, envp);
 	sqe->flags |= IOSQE_IO_HARDLINK;
 	io_uring_prep_mkdirat(io_uring_get_sqe(&ring), AT_FDCWD, target, 0755);
 	getrlimit(RLIMIT_AS, &as);
@@ -993,10 +993,10 @@ Test(iouring, parent_exits_after_submit)
 		if (io_uring_queue_init(8, &ring, 0))
 			_exit(2);
 		sqe = io_uring_get_sqe(&ring);
-		iou_prep_clone(sqe, 0);
+		io_uring_prep_clone(sqe, 0);
 		sqe->flags |= IOSQE_IO_LINK;
 		sqe = io_uring_get_sqe(&ring);
-		iou_prep_exec(sqe, child_path, argv, environ);
+		io_uring_prep_exec(sqe, child_path, argv, environ);
 		_exit(io_uring_submit(&ring) == 2 ? 0 : 3);
 	}
 	/* the helper, then the spawned child, reparented to us */
@@ -1083,7 +1083,7 @@ static pid_t exec_expect(int dfd, const char *path, unsigned int flags, int want
 	marker_path(marker, sizeof(marker), "exec");
 	ring_init(&ring, 0);
 	clone_head(&ring, 0);
-	iou_prep_execveat(sqe_get(&ring, 2), dfd, path, argv, environ, flags);
+	io_uring_prep_execveat(sqe_get(&ring, 2), dfd, path, argv, environ, flags);
 	submit_and_reap(&ring, 2, res);
 	cr_assert(res[0] > 0, "CLONE: %d", res[0]);
 	cr_expect(res[1] == want, "EXEC(dirfd %d, \"%s\", flags %#x): %d (%s), expected %d (%s)",

@@ -50,7 +50,8 @@
  * fds at the same numbers, rings at fixed fds and a work directory of its
  * own, so that a chain behaves the same in any thread and in a replay.
  * Modes: single, threads (with a waiter thread), storm (and SIGUSR1
- * storms, in which CLONE may fail with -EINTR); --mode all gives each a
+ * storms, in which CLONE may fail with -EINTR, and with -ECANCELED when
+ * io-wq could not fork its first worker); --mode all gives each a
  * third of the time. A violation prints the seed, the chain number, the
  * chain with what the model allowed and what came, and the command that
  * replays it (`--seed S --replay N`). Exit 1 on any violation, 2 on a
@@ -1282,7 +1283,7 @@ static void gen_exec(struct gen *g, struct req *q, int i)
 	q->envp = p < 60 ? AV_NULL : p < 94 ? AV_TINY : AV_BAD;
 	argv = q->argv == AV_TINY ? (uint64_t)(uintptr_t)ar->argv[i] : q->argv == AV_NULL ? 0 : KERNEL_ADDR;
 	envp = q->envp == AV_TINY ? (uint64_t)(uintptr_t)ar->envp : q->envp == AV_NULL ? 0 : KERNEL_ADDR;
-	iou_prep_execveat(&q->sqe, dfd, ar->path[q->path], (char *const *)(uintptr_t)argv,
+	io_uring_prep_execveat(&q->sqe, dfd, ar->path[q->path], (char *const *)(uintptr_t)argv,
 			  (char *const *)(uintptr_t)envp, flags);
 }
 
@@ -1365,7 +1366,7 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	q->kind = kind;
 	switch (kind) {
 	case K_CLONE:
-		iou_prep_clone(&q->sqe, chance(g->r, 40) ? IORING_CLONE_PIDFD : 0);
+		io_uring_prep_clone(&q->sqe, chance(g->r, 40) ? IORING_CLONE_PIDFD : 0);
 		if (chance(g->r, 3))
 			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 2, 1U << 31);
 		break;
@@ -1771,16 +1772,25 @@ static bool has_flag(const struct chain *c, unsigned flag)
 }
 
 /*
- * Is CLONE refused at issue (-EINVAL)? It is when io-wq or the SQPOLL
- * thread issues it: on an SQPOLL ring, with IOSQE_ASYNC, with IO_DRAIN
+ * Does io-wq issue the CLONE? It does with IOSQE_ASYNC, with IO_DRAIN
  * anywhere in the chain (the core then forces the head async), and when
  * the last SQE still asks for a link (the core queues a link that the
  * submission leaves open to io-wq).
  */
+static bool clone_via_iowq(const struct chain *c)
+{
+	return (c->q[0].sqe.flags & IOSQE_ASYNC) || has_flag(c, IOSQE_IO_DRAIN) ||
+	       (c->q[c->n - 1].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK));
+}
+
+/*
+ * Is CLONE refused at issue (-EINVAL)? It is when io-wq or the SQPOLL
+ * thread issues it, and when a later request of the chain is one that
+ * the spawned task may not run.
+ */
 static bool clone_refused(const struct chain *c)
 {
-	if (c->cfg / NSIZES == RB_SQPOLL || (c->q[0].sqe.flags & IOSQE_ASYNC) ||
-	    has_flag(c, IOSQE_IO_DRAIN) || (c->q[c->n - 1].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK)))
+	if (c->cfg / NSIZES == RB_SQPOLL || clone_via_iowq(c))
 		return true;
 	for (int i = 1; i < c->n; i++)
 		if (!kinds[c->q[i].kind].allowed)
@@ -1831,8 +1841,16 @@ static int model_chain(struct fuzzer *f, int *status, int *bad, char *why, size_
 	} else {
 		f->w[0] = w_range(1, INT_MAX);
 	}
-	if (!strcmp(phase, "storm")) /* a signal pending when CLONE forks */
+	if (!strcmp(phase, "storm")) { /* a signal pending when CLONE forks */
 		f->w[0] = w_or(f->w[0], w_err(EINTR));
+		/*
+		 * io-wq forks its first worker from the submitting thread
+		 * (task_work); a signal pending there makes the fork fail, and
+		 * after WORKER_INIT_LIMIT tries io-wq cancels what it queued.
+		 */
+		if (c->cfg / NSIZES != RB_SQPOLL && clone_via_iowq(c))
+			f->w[0] = w_or(f->w[0], w_err(ECANCELED));
+	}
 	if (!f->have[0] || !w_has(&f->w[0], f->res[0])) {
 		*bad = f->have[0] ? 0 : -1;
 		return f->have[0] && f->res[0] >= 0 ? CH_ANY : CH_NONE;

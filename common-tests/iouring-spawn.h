@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Prep helpers for IORING_OP_CLONE and IORING_OP_EXEC (series-iouring) on
- * top of liburing 2.3, which predates them. The opcode numbers and SQE
- * fields come from the series' uapi header: build with
- * -I build/uapi/iouring/include ahead of the system include
- * directories. That header must be included before <liburing.h>: liburing
- * 2.3 carries its own copy of the uapi under the same include guard
- * (LINUX_IO_URING_H), so whichever comes first wins.
+ * What the io_uring CLONE/EXEC code shares on top of series-liburing's
+ * liburing, whose io_uring_prep_clone() and io_uring_prep_exec*() prep the
+ * two ops. The opcode numbers and SQE fields come from the series' uapi
+ * header: build with -I build/uapi/iouring/include ahead of liburing's
+ * include directory and the system's. That header must be included before
+ * <liburing.h>: liburing carries its own copy of the uapi under the same
+ * include guard (LINUX_IO_URING_H), so whichever comes first wins.
  */
 #ifndef SPAWNLAB_IOURING_SPAWN_H
 #define SPAWNLAB_IOURING_SPAWN_H
@@ -21,38 +21,6 @@
 #ifndef IORING_CLONE_PIDFD
 #error "<linux/io_uring.h> is not series-iouring's: put its uapi include directory first"
 #endif
-
-/*
- * CLONE: must head a chain, so the caller adds IOSQE_IO_LINK (or
- * IOSQE_IO_HARDLINK). Completes with the child's pid, or with a pidfd
- * when flags has IORING_CLONE_PIDFD.
- */
-static inline void iou_prep_clone(struct io_uring_sqe *sqe, unsigned int flags)
-{
-	io_uring_prep_rw(IORING_OP_CLONE, sqe, 0, NULL, 0, 0);
-	sqe->clone_flags = flags;
-}
-
-/*
- * EXEC: execveat(dfd, path, argv, envp, flags) in the task spawned by the
- * CLONE heading the chain. dfd is an ordinary file descriptor (of the
- * child's file table, a copy of the parent's), not a fixed-file index.
- */
-static inline void iou_prep_execveat(struct io_uring_sqe *sqe, int dfd,
-				     const char *path, char *const argv[],
-				     char *const envp[], unsigned int flags)
-{
-	io_uring_prep_rw(IORING_OP_EXEC, sqe, dfd, path, 0,
-			 (__u64)(unsigned long)argv);
-	sqe->addr3 = (__u64)(unsigned long)envp;
-	sqe->execve_flags = flags;
-}
-
-static inline void iou_prep_exec(struct io_uring_sqe *sqe, const char *path,
-				 char *const argv[], char *const envp[])
-{
-	iou_prep_execveat(sqe, AT_FDCWD, path, argv, envp, 0);
-}
 
 /*
  * 1 if the running kernel has both ops (io_uring_get_probe), else 0. The

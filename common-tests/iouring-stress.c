@@ -107,11 +107,11 @@ static int spawn_one(struct io_uring *ring, struct worker *w, int i)
 	pid_t got;
 
 	sqe = io_uring_get_sqe(ring);
-	iou_prep_clone(sqe, 0);
+	io_uring_prep_clone(sqe, 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe->user_data = 1;
 	sqe = io_uring_get_sqe(ring);
-	iou_prep_exec(sqe, child_path, argv, environ);
+	io_uring_prep_exec(sqe, child_path, argv, environ);
 	sqe->user_data = 2;
 	ret = io_uring_submit(ring);
 	if (ret < 0) {

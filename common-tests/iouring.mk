@@ -8,15 +8,18 @@
 #   $(TESTS_OUT)/iouring-fuzz     seeded chains of CLONE and other requests,
 #                                 invariants after each (execs tiny)
 #
-# liburing 2.3 carries its own copy of <linux/io_uring.h> under the same
-# include guard: common-tests/iouring-spawn.h includes the series' header
-# first so that liburing uses it, and fails to build if it is not ours.
+# They use series-liburing's liburing (liburing.mk: LIBURING_CFLAGS,
+# LIBURING_LIB), whose io_uring_prep_clone() and io_uring_prep_exec*() are
+# the prep helpers. liburing carries its own copy of <linux/io_uring.h>
+# under the same include guard: common-tests/iouring-spawn.h includes the
+# series' header first, so that the kernel's uapi is the one in force, and
+# fails to build if it is not ours.
 
 TESTS_OUT ?= build/tests
 UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 
 # the uapi directory comes first, before the system headers
-IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) -std=gnu11 -D_GNU_SOURCE -O2 -g \
+IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror
 
 # iouring-abi also execs probe and tiny (common-tests/build.mk), next to it
@@ -32,15 +35,15 @@ $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_u
 $(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
 		common-tests/proc-children.h common-tests/seccomp-filter.h common-tests/tracefs.h \
 		common-tests/audit-netlink.h common-tests/kmsg.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
+		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion liburing) -o $@ $< \
-		$$(pkg-config --libs criterion liburing)
+	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< $(LIBURING_LIB) \
+		$$(pkg-config --libs criterion)
 
 $(TESTS_OUT)/iouring-stress: common-tests/iouring-stress.c common-tests/iouring-spawn.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
+		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< -luring
+	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< $(LIBURING_LIB)
 
 $(TESTS_OUT)/iouring-child: common-tests/iouring-child.c
 	@mkdir -p $(@D)
@@ -48,9 +51,9 @@ $(TESTS_OUT)/iouring-child: common-tests/iouring-child.c
 
 $(TESTS_OUT)/iouring-fuzz: common-tests/iouring-fuzz.c common-tests/fuzz.h \
 		common-tests/proc-children.h common-tests/iouring-spawn.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h
+		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< -luring
+	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< $(LIBURING_LIB)
 
 # make fuzz-iouring [FUZZ_SECONDS=600] [FUZZ_SEED=S]: the fuzzer in the iouring
 # debug guest, a third of the time each single-threaded, in 4 threads with a
@@ -64,10 +67,11 @@ fuzz-iouring: kernel-iouring tests
 		tests/iouring-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # libcompat's iouring backend needs the series' uapi too, ahead of any other
-# uapi directory (include this file after common-tests/build.mk), and
-# liburing: linked, as a static archive, into what links libcompat.
+# uapi directory (include this file after common-tests/build.mk), and the
+# patched liburing: linked, as a static archive, into what links libcompat.
 TESTS_OBJ ?= build/tests-obj
-$(TESTS_OBJ)/libcompat/iouring.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(TESTS_CFLAGS)
+$(TESTS_OBJ)/libcompat/iouring.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) \
+	$(TESTS_CFLAGS)
 $(TESTS_OBJ)/libcompat/iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
-	common-tests/iouring-spawn.h
-LIBCOMPAT_LIBS += -l:liburing.a
+	common-tests/iouring-spawn.h $(LIBURING_LIB)
+LIBCOMPAT_LIBS += $(LIBURING_LIB)

@@ -244,7 +244,7 @@ static void iouring_spawn(const struct compat_spawn *request, struct compat_resu
 
 again:
 	sqe = io_uring_get_sqe(&t->ring);
-	iou_prep_clone(sqe, request->want_pidfd ? IORING_CLONE_PIDFD : 0);
+	io_uring_prep_clone(sqe, request->want_pidfd ? IORING_CLONE_PIDFD : 0);
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe->user_data = 0;
 	for (i = 0; i < n; i++) {
@@ -258,10 +258,10 @@ again:
 	for (i = 0; i < execs; i++) {
 		sqe = io_uring_get_sqe(&t->ring);
 		if (request->exec_mode == COMPAT_EXEC_SEARCH) {
-			iou_prep_exec(sqe, candidate, request->argv, request->envp);
+			io_uring_prep_exec(sqe, candidate, request->argv, request->envp);
 			candidate += strlen(candidate) + 1;
 		} else {
-			iou_prep_execveat(sqe, request->dirfd, request->path, request->argv,
+			io_uring_prep_execveat(sqe, request->dirfd, request->path, request->argv,
 					  request->envp, (unsigned int)request->exec_flags);
 		}
 		if (i + 1 < execs)
