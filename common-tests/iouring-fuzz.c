@@ -35,7 +35,8 @@
  * that is not hard-linked, an -EAGAIN or a successful EXEC cancels what
  * follows (-ECANCELED). After every chain it checks:
  *   1. one CQE per SQE arrives within CHAIN_TIMEOUT_MS, in chain order
- *      (after the fill NOPs), the CLONE's first, with flags 0, and none
+ *      (after the fill NOPs, whose CQEs an SQPOLL ring posts before the
+ *      chain is submitted), the CLONE's first, with flags 0, and none
  *      after them (seen when the ring is next used);
  *   2. each res is one the model allows;
  *   3. the child a CLONE reports exits as its chain says (the status of the
@@ -2002,6 +2003,27 @@ static void reset_slots(struct fuzzer *f, struct ringslot *rs)
 		chain_violation(f, "emptying the fixed file table gave %d", ret);
 }
 
+/*
+ * Waits for the fill NOPs' n CQEs on an SQPOLL ring. Its thread may take
+ * the NOPs and the chain in one batch; it posts the NOPs' CQEs at the end
+ * of the batch, after it queued a request for io-wq (a CLONE it refuses
+ * there), whose CQE can then come first: io_uring orders only linked
+ * requests. false (a violation) if they do not come.
+ */
+static bool fills_posted(struct fuzzer *f, struct io_uring *ring, int n)
+{
+	struct __kernel_timespec ts = { CHAIN_TIMEOUT_MS / 1000, 0 };
+	struct io_uring_cqe *cqe;
+
+	while (io_uring_wait_cqes(ring, &cqe, n, &ts, NULL) == -EINTR)
+		;
+	if ((int)io_uring_cq_ready(ring) >= n)
+		return true;
+	chain_violation(f, "invariant 1: %u of the %d fill NOPs' CQEs came within %d ms",
+			io_uring_cq_ready(ring), n, CHAIN_TIMEOUT_MS);
+	return false;
+}
+
 /* queues and submits the fill NOPs, then the chain; false: the ring is no good */
 static bool submit_chain(struct fuzzer *f, struct ringslot *rs)
 {
@@ -2014,6 +2036,8 @@ static bool submit_chain(struct fuzzer *f, struct ringslot *rs)
 		s->user_data = ud_of(c->no, TAG_FILL + j);
 	}
 	if (c->fill && !submit(f, &rs->ring, c->fill))
+		return false;
+	if (c->fill && (rs->ring.flags & IORING_SETUP_SQPOLL) && !fills_posted(f, &rs->ring, c->fill))
 		return false;
 	for (int i = 0; i < c->n; i++) {
 		struct io_uring_sqe *s = next_sqe(&rs->ring);
