@@ -1285,7 +1285,7 @@ static void gen_exec(struct gen *g, struct req *q, int i)
 	argv = q->argv == AV_TINY ? (uint64_t)(uintptr_t)ar->argv[i] : q->argv == AV_NULL ? 0 : KERNEL_ADDR;
 	envp = q->envp == AV_TINY ? (uint64_t)(uintptr_t)ar->envp : q->envp == AV_NULL ? 0 : KERNEL_ADDR;
 	io_uring_prep_execveat(&q->sqe, dfd, ar->path[q->path], (char *const *)(uintptr_t)argv,
-			  (char *const *)(uintptr_t)envp, flags);
+			       (char *const *)(uintptr_t)envp, flags);
 }
 
 /* one of the kinds DESIGN.md refuses after CLONE, its prep valid */
