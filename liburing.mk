@@ -4,9 +4,9 @@
 #
 #   make liburing          get the source (build/liburing), apply the series
 #                          (build/src/liburing), build it in
-#                          build/liburing-build and copy its test
-#                          test/clone-exec.t to $(TESTS_OUT)/liburing/, which
-#                          the iouring guest runs (common-tests/guest-check)
+#                          build/liburing-build and copy its tests
+#                          test/clone-exec*.t to $(TESTS_OUT)/liburing/,
+#                          which the iouring guest runs (common-tests/guest-check)
 #   make export-liburing   the worktree's commits back into series-liburing/
 #
 # The project's io_uring code (libcompat's backend, the io_uring tests, the
@@ -22,15 +22,18 @@ LIBURING_CFLAGS := -I$(LIBURING_BUILD)/src/include
 LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 exec.3)
 
 .PHONY: liburing export-liburing
-liburing: $(TESTS_OUT)/liburing/clone-exec.t
-tests-iouring: $(TESTS_OUT)/liburing/clone-exec.t
+liburing: $(TESTS_OUT)/liburing/.copied
+tests-iouring: $(TESTS_OUT)/liburing/.copied
 
 $(LIBURING_LIB): series-liburing/series $(wildcard series-liburing/*.patch) | deps
 	@vm/liburing-tree build
 
-$(TESTS_OUT)/liburing/clone-exec.t: $(LIBURING_LIB)
-	@mkdir -p $(@D)
-	cp $(LIBURING_BUILD)/test/clone-exec.t $@
+# every test that vm/liburing-tree built, none left from an older series
+$(TESTS_OUT)/liburing/.copied: $(LIBURING_LIB)
+	rm -rf $(@D)
+	mkdir -p $(@D)
+	cp $(LIBURING_BUILD)/test/clone-exec*.t $(@D)/
+	touch $@
 
 $(LIBURING_PAGES): $(LIBURING_LIB)
 

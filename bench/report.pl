@@ -215,12 +215,14 @@ sub by_test {	# suite/name => { status, detail, splats => [lines] }, or undef
 	}
 	return \%r;
 }
-sub tap_results {	# criterion's TAP in the same shape (no splats: the boot's vm.tap has them)
-	my ($f) = @_;
-	my $t = slurp($f) // return undef;
+sub tap_results {	# guest-check's TAP of the test programs in the same shape (no splats: the boot's vm.tap has them)
+	my (@files) = @_;
+	my $t = join("\n", grep { defined } map { slurp($_) } @files);
+	return undef if $t eq '';
 	my %r;
 	for (split /\n/, $t) {
-		next unless /^(not )?ok (?:\d+ )?- (\w+)::(\w+)\s*(.*?)\s*(?:\(\d+\.\d+s\))?$/;
+		next unless /^(not )?ok (?:\d+ )?- ([\w-]+)::(\w+)\s*(.*?)\s*(?:\(\d+\.\d+s\))?$/;
+		next if $3 eq 'run';	# a program's exit status, not a sub-test
 		my ($not, $test, $rest) = ($1, "$2/$3", $4);
 		$r{$test} = $not ? { status => 'fail', detail => $rest } :
 			$rest =~ /# SKIP (.*)/ ? { status => 'skip', detail => $1 } : { status => 'pass', detail => '' };
@@ -293,7 +295,7 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 	my ($series, $series_from);
 	if ($series = by_test("$dir/abi/iouring-debug")) {
 		$series_from = 'the same one-test-a-boot run in the iouring-debug kernel (`abi/iouring-debug/`)';
-	} elsif ($series = tap_results("$dir/results/iouring-debug/iouring-abi.tap")) {
+	} elsif ($series = tap_results(map { "$dir/results/iouring-debug/$_.tap" } split ' ', $rinfo->{program})) {
 		my $vm = slurp("$dir/results/iouring-debug/vm.tap") // '';
 		my $sinfo = keyvals("$dir/results/iouring-debug/kernel");
 		$series_from = "`make check`'s iouring-debug run (series-iouring, $sinfo->{patches} patches, tree $sinfo->{head}; all tests in one boot, " .
@@ -324,10 +326,10 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 		my ($re, $name, $what) = @$g;
 		my @in = grep { !$said{$_} && "$_\t$rfc->{$_}{detail}" =~ $re } @bad;
 		$said{$_} = 1 for @in;
-		push @means, "**$name** (" . join(', ', map { s{^\w+/}{}r } @in) . "): $what" if @in;
+		push @means, "**$name** (" . join(', ', map { s{^[\w-]+/}{}r } @in) . "): $what" if @in;
 	}
 	my @other = grep { !$said{$_} } @bad;
-	push @means, "**Other** (" . join(', ', map { s{^\w+/}{}r } @other) . "): no reading is kept for these; the table has each one's failure or splat." if @other;
+	push @means, "**Other** (" . join(', ', map { s{^[\w-]+/}{}r } @other) . "): no reading is kept for these; the table has each one's failure or splat." if @other;
 	out("What the failures and splats mean:\n\n", map { "- $_\n" } @means) if @means;
 	my @rfc_only = grep { $series && $series->{$_} && $series->{$_}{status} ne 'pass' && $rfc->{$_} && $rfc->{$_}{status} eq 'pass' } @tests;
 	out("\nTests the RFC as posted passes and the series does not: ", join(', ', map { "`$_`" } @rfc_only), ".\n") if @rfc_only;

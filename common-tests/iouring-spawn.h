@@ -14,10 +14,6 @@
 #include <linux/io_uring.h>
 #include <liburing.h>
 
-#include <dirent.h>
-#include <stdio.h>
-#include <string.h>
-
 #ifndef IORING_CLONE_PIDFD
 #error "<linux/io_uring.h> is not series-iouring's: put its uapi include directory first"
 #endif
@@ -39,36 +35,6 @@ static inline int iou_spawn_supported(void)
 	     io_uring_opcode_supported(probe, IORING_OP_EXEC);
 	io_uring_free_probe(probe);
 	return ok;
-}
-
-/*
- * How many tasks named iou-spawn exist: spawned tasks that never exec'd or
- * exited. -1 if /proc cannot be read.
- */
-static inline int iou_count_spawn_tasks(void)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char path[300], comm[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "iou-spawn", 9))
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
 }
 
 #endif

@@ -2,15 +2,15 @@
 # Makefile (cwd: the repository root). Needs the series' uapi headers:
 # the top-level Makefile installs them (vm/kernel-tree headers).
 #
-#   $(TESTS_OUT)/iouring-abi      criterion ABI tests (run in the guest)
-#   $(TESTS_OUT)/iouring-stress   10,000 spawns, 4 threads, memory before/after
-#   $(TESTS_OUT)/iouring-child    their exec target (static)
 #   $(TESTS_OUT)/iouring-fuzz     seeded chains of CLONE and other requests,
 #                                 invariants after each (execs tiny)
+#   $(TESTS_OUT)/clone3-selftests-iouring/   the kernel's clone3 selftests,
+#                                 from the series' worktree
 #
-# They use series-liburing's liburing (liburing.mk: LIBURING_CFLAGS,
-# LIBURING_LIB), whose io_uring_prep_clone() and io_uring_prep_exec*() are
-# the prep helpers. liburing carries its own copy of <linux/io_uring.h>
+# The series' ABI and stress tests are series-liburing's test programs
+# (liburing.mk). The fuzzer uses series-liburing's liburing (liburing.mk:
+# LIBURING_CFLAGS, LIBURING_LIB), whose io_uring_prep_clone() and
+# io_uring_prep_exec*() are the prep helpers. liburing carries its own copy of <linux/io_uring.h>
 # under the same include guard: common-tests/iouring-spawn.h includes the
 # series' header first, so that the kernel's uapi is the one in force, and
 # fails to build if it is not ours.
@@ -22,32 +22,14 @@ UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror
 
-# iouring-abi also execs probe and tiny (common-tests/build.mk), next to it
+# iouring-fuzz execs tiny (common-tests/build.mk), next to it
 .PHONY: tests-iouring
-tests-iouring: $(TESTS_OUT)/iouring-abi $(TESTS_OUT)/iouring-stress \
-	$(TESTS_OUT)/iouring-child $(TESTS_OUT)/clone3-selftests-iouring/clone3 \
-	$(TESTS_OUT)/probe $(TESTS_OUT)/tiny $(TESTS_OUT)/iouring-fuzz
+tests-iouring: $(TESTS_OUT)/clone3-selftests-iouring/clone3 $(TESTS_OUT)/tiny \
+	$(TESTS_OUT)/iouring-fuzz
 
 $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_uring.h
 	@mkdir -p $(@D)
 	$(call clone3_selftests,iouring,$(UAPI_INCLUDE_iouring))
-
-$(TESTS_OUT)/iouring-abi: common-tests/iouring-abi.c common-tests/iouring-spawn.h \
-		common-tests/proc-children.h common-tests/seccomp-filter.h common-tests/tracefs.h \
-		common-tests/audit-netlink.h common-tests/kmsg.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) $$(pkg-config --cflags criterion) -o $@ $< $(LIBURING_LIB) \
-		$$(pkg-config --libs criterion)
-
-$(TESTS_OUT)/iouring-stress: common-tests/iouring-stress.c common-tests/iouring-spawn.h \
-		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< $(LIBURING_LIB)
-
-$(TESTS_OUT)/iouring-child: common-tests/iouring-child.c
-	@mkdir -p $(@D)
-	$(CC) $(IOURING_CFLAGS) -static -o $@ $<
 
 $(TESTS_OUT)/iouring-fuzz: common-tests/iouring-fuzz.c common-tests/fuzz.h \
 		common-tests/proc-children.h common-tests/iouring-spawn.h \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What /proc says about this process's children and threads, for the
- * series' ABI tests that act while a spawn is in flight (signal the child,
- * wait until a thread sleeps).
+ * corpus and fuzzer tests that act while a spawn is in flight (signal the
+ * child, wait until a thread sleeps).
  */
 #ifndef SPAWNLAB_PROC_CHILDREN_H
 #define SPAWNLAB_PROC_CHILDREN_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Seccomp filters for the series' ABI tests, which show that a spawn's
- * kernel-made calls (clone3 actions, io_uring EXECs) meet the caller's
- * filter as the system calls they stand for. Installing one sets
+ * Seccomp filters for the corpus' safety tests, which show that a spawn
+ * meets the caller's filter as the system calls it stands for (the
+ * series' own seccomp tests are in their kselftests and liburing tests).
+ * Installing one sets
  * no_new_privs; it applies to the calling thread and what it spawns
  * afterwards, and cannot be removed: a criterion test installs it in its
  * own process. Failures are criterion assertions.
