@@ -27,6 +27,7 @@ include liburing.mk
 include common-tests/build.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
+include fuzz/fuzz.mk
 include bench/bench.mk
 include docs/docs.mk
 

@@ -10,7 +10,7 @@
 #                                       (10,000 spawns); both exec /bin/true
 #                                       and themselves, clone3_actions also
 #                                       clone3_actions_bigbss beside it
-#   $(TESTS_OUT)/clone-actions-fuzz     the action-list fuzzer
+#   $(TESTS_OUT)/clone-actions-fuzz     the action-list fuzzer (fuzz/fuzz.mk)
 
 TESTS_OUT ?= build/tests
 UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
@@ -25,26 +25,6 @@ tests-clone-actions: $(TESTS_OUT)/clone-actions-fuzz $(TESTS_OUT)/clone3-selftes
 $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
-
-# The fuzzer (static): clone_args and action lists from
-# a seed, invariants after every call; it execs $(TESTS_OUT)/tiny.
-$(TESTS_OUT)/clone-actions-fuzz: common-tests/clone-actions-fuzz.c common-tests/fuzz.h \
-		common-tests/proc-children.h \
-		common-tests/clone-actions-spawn.h $(UAPI_INCLUDE_clone_actions)/linux/sched.h
-	@mkdir -p $(@D)
-	$(CC) $(CLONE_ACTIONS_CFLAGS) -static -o $@ $< -lpthread
-
-# make fuzz-clone-actions [FUZZ_SECONDS=600] [FUZZ_SEED=S]: the fuzzer in the
-# clone-actions debug guest, a third of the time each single-threaded, in 4
-# threads with a waitid() thread, and with SIGUSR1 storms besides; fails on a
-# violation or a kernel splat (vm/run). Without FUZZ_SEED the fuzzer picks a
-# seed and prints it. `make fuzz` runs it and fuzz-iouring.
-FUZZ_SECONDS ?= 600
-FUZZ_SEED ?=
-.PHONY: fuzz-clone-actions
-fuzz-clone-actions: kernel-clone-actions tests
-	vm/run --kernel clone-actions --timeout $$(( $(FUZZ_SECONDS) + 300 )) --add $(TESTS_OUT) -- \
-		tests/clone-actions-fuzz --seconds $(FUZZ_SECONDS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # libcompat's clone-actions backend needs the series' uapi too, ahead of any
 # other uapi directory (include this file after common-tests/build.mk).

@@ -52,13 +52,13 @@
  * does at run time (without one, anything may happen at its index).
  *
  * The PRNG, state snapshots, child checks, options and phases are
- * common-tests/fuzz.h, shared with iouring-fuzz.
+ * fuzz/fuzz.h, shared with iouring-fuzz.
  *
- * Built by common-tests/clone-actions.mk (static, against the series' uapi).
+ * Built by fuzz/fuzz.mk (static, against the series' uapi).
  */
-#include "clone-actions-spawn.h"
+#include "../common-tests/clone-actions-spawn.h"
 #include "fuzz.h"
-#include "proc-children.h"
+#include "../common-tests/proc-children.h"
 #include <linux/close_range.h>
 
 #include <dirent.h>

@@ -7,7 +7,7 @@
  *            [--mode single|threads|storm|all] [--threads N] [--exec PATH]
  *            [--replay N] [--print]
  *
- * Chain number N is built from the seed and N alone (common-tests/fuzz.h):
+ * Chain number N is built from the seed and N alone (fuzz/fuzz.h):
  * a ring (plain, SQPOLL or DEFER_TASKRUN|SINGLE_ISSUER; 16 entries, or a
  * CQ of 2 or 4 that NOPs submitted first fill, so that the chain's CQEs
  * overflow), then CLONE (linked or hard-linked; IORING_CLONE_PIDFD or not;
@@ -58,9 +58,9 @@
  * replays it (`--seed S --replay N`). Exit 1 on any violation, 2 on a
  * setup error (a kernel without the series' opcodes is one).
  *
- * Built by common-tests/iouring.mk (static, against the series' uapi).
+ * Built by fuzz/fuzz.mk (static, against the series' uapi).
  */
-#include "iouring-spawn.h"
+#include "../common-tests/iouring-spawn.h"
 #include "fuzz.h"
 
 #include <linux/openat2.h>
