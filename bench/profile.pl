@@ -418,6 +418,10 @@ out("Made by `make profile` (vm/profile, bench/profile.pl): the combined kernel 
     "task is scheduled out not counted). Costs are corrected for the tracer (see bench/profile.pl): inclusive = ",
     "the function and everything it calls, self = the function alone; a spawn = spawn call, the child's exec and ",
     "exit, and the parent's wait. Figures are the mean of the boots; `spread` is |boot 1 - boot 2| / mean.\n\n");
+# spawnbench's syscall cell, untraced: one getppid() round trip, per boot
+my @syscall = grep { defined } map { mean_of(bench_tsv("$_/plain.tsv"), 'syscall', 'getppid', 'no-spawn', 'roundtrip') } @runs;
+out(sprintf("For scale, one system call round trip (getppid(), untraced, spawnbench's syscall cell): %s instructions.\n\n",
+    join(' and ', map { sprintf('%.0f', $_) } @syscall))) if @syscall;
 out("## Per method (base cell: absolute path, empty environment, no actions)\n\n");
 out("`first`: from the spawn call to the child's first system call (spawnbench's `first`); the kernel's part of it is the ",
     "traced calls that returned before it. `rest`: the untraced figure less the kernel's, i.e. what function_graph does ",
@@ -496,7 +500,7 @@ out("- `summary.tsv`: per method and cell setting: spawns, boots, untraced first
 out("- `functions.tsv`: every traced function per method and cell setting: calls, inclusive and self cost per spawn, in all and to first instruction.\n");
 out("- `diff.tsv`: the pairs above, every function (cell `base`, or `path-entry`: per failing PATH entry); `entry.tsv`: per failing PATH entry, the totals.\n");
 out("- `folded/CELL-PARAM-METHOD.folded`: the first boot's folded stacks (`first;parent;f;g self-cost`: phase, task, calls), ",
-    "as flame-graph tools read them (e.g. Brendan Gregg's flamegraph.pl, inferno, speedscope); Debian 12 packages none, so no SVG is drawn here.\n");
+    "as flame-graph tools read them (e.g. Brendan Gregg's flamegraph.pl, inferno, speedscope); Debian 12 packages none, so vm/profile draws one per method with bench/flame.pl: `flame/METHOD.svg` (base cell, boot 1).\n");
 open(my $fh, '>', "$out/profile.md") or die "$out/profile.md: $!\n";
 print $fh $md;
 close $fh;

@@ -736,7 +736,9 @@ if (my @prof = grep { $_->{cell} eq 'base' } tsv_rows("$dir/profile/summary.tsv"
 	    "From `make profile`, not from the runs above: the combined kernel in its `profile` flavour (the tracers built in; head ",
 	    $k->{head} // '?', "), under icount, function_graph over each method's spawns of the base cell, costs corrected for the ",
 	    "tracer's own instructions. Instructions per spawn (spawn call, the child's exec and exit, the parent's wait); ",
-	    "[profile/profile.md](profile/profile.md) has each method's top functions, more pairs and the folded stacks.\n\n");
+	    "[profile/profile.md](profile/profile.md) has each method's top functions, more pairs and the folded stacks.",
+	    (-d "$dir/profile/flame" ? ' Flame graphs of one spawn: ' . join(', ', map { "[$_](profile/flame/$_.svg)" }
+		grep { -f "$dir/profile/flame/$_.svg" } @METHODS) . '.' : ''), "\n\n");
 	table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'traced calls', 'tracer cost per call',
 		'kernel spread between boots'],
 		map { my $r = $_; [map { $r->{$_} } qw(method first_untraced kernel_first roundtrip_untraced kernel calls h kernel_spread)] } @prof);
@@ -754,6 +756,49 @@ if (my @prof = grep { $_->{cell} eq 'base' } tsv_rows("$dir/profile/summary.tsv"
 		table(['method', 'untraced first', 'kernel to first', 'untraced round trip', 'kernel', 'traced calls'],
 			map { my $r = $_; [map { $r->{$_} } qw(method first_untraced kernel_first roundtrip_untraced kernel calls)] } @entry);
 	}
+}
+
+# --- issue 14's speed targets, in the first icount run --------------------------------------------------
+# [what, method, its figure, baseline's figure, target]; a figure is [cell, param, metric] or, for a PATH
+# entry, the cost per entry from 1 to 64 failing entries
+my @TARGETS = (
+	['to first instruction', 'clone-actions-raw', ['base', '-', 'first'], $BASELINE, 0.99],
+	['round trip', 'clone-actions-raw', ['base', '-', 'roundtrip'], $BASELINE, 0.99],
+	['1 GiB touched parent vs small, to first instruction', 'clone-actions-raw', ['memory', '1G-touched', 'first'],
+		['memory', 'small', 'first'], 1.01],
+	['one failing PATH entry, to first instruction', 'clone-actions-raw', 'entry', 'posix_spawnp', 0.80],
+	['to first instruction', 'iouring-raw', ['base', '-', 'first'], $BASELINE, 1.05],
+);
+sub entry_cost {	# per failing PATH entry, from 1 to 64 entries
+	my ($r, $m) = @_;
+	my $p1 = val($r, 'path', '1', $m, 'first'); my $p64 = val($r, 'path', '64', $m, 'first');
+	return defined $p1 && defined $p64 ? ($p64 - $p1) / 63 : undef;
+}
+if ($icount1) {
+	my $r = $run{$icount1};
+	my @rows;
+	for my $t (@TARGETS) {
+		my ($what, $m, $fig, $base, $target) = @$t;
+		my ($a, $b, $against);
+		if ($fig eq 'entry') {
+			($a, $b, $against) = (entry_cost($r, $m), entry_cost($r, $base), $base);
+		} elsif (ref $base) {
+			($a, $b, $against) = (val($r, @$fig[0, 1], $m, $fig->[2]), val($r, @$base[0, 1], $m, $base->[2]), "$m, small parent");
+		} else {
+			($a, $b, $against) = (val($r, @$fig[0, 1], $m, $fig->[2]), val($r, @$fig[0, 1], $base, $fig->[2]), $base);
+		}
+		my $x = defined $a && defined $b && $b > 0 ? $a / $b : undef;
+		push @rows, [$m, $what, $against, defined $a ? $a : '-', defined $b ? $b : '-', defined $x ? sprintf('%.3f', $x) : '-',
+			sprintf('%.2f', $target), !defined $x ? 'not measured' : $x <= $target ? 'yes' : '**no**'];
+	}
+	out("## Speed targets\n\n",
+	    "Issue 14's targets, measured in icount run $icount1 (instructions, medians, one boot). Where a target is not met, ",
+	    "DESIGN.md (\"Benchmark and report\", \"What the profile explains\") gives the instruction profile's account of the floor.\n\n");
+	table(['method', 'figure', 'against', 'method\'s', 'against\'s', 'ratio', 'target', 'met'], @rows);
+	my $sys = val($r, 'syscall', 'getppid', $NO_SPAWN, 'roundtrip');
+	out("For scale, one system call round trip (getppid(), spawnbench's syscall cell) in the same run: $sys instructions; ",
+	    "that is what an in-kernel child saves over a vfork() child, which returns to user space before its execve().\n\n")
+		if defined $sys;
 }
 
 # --- findings --------------------------------------------------------------------------------------------
@@ -808,8 +853,8 @@ if ($main) {
 	push @f, "Parent with 1 GiB touched vs small, first-instruction latency: " . join(', ', @memgrow) . " (page tables are copied only by fork)." if @memgrow;
 	my @pathcost;
 	for my $m (grep { $has{$_} } @METHODS) {
-		my $p1 = val($r, 'path', '1', $m, 'first'); my $p64 = val($r, 'path', '64', $m, 'first');
-		push @pathcost, sprintf('%s %s µs', $m, us(($p64 - $p1) / 63 )) if defined $p1 && defined $p64;
+		my $c = entry_cost($r, $m);
+		push @pathcost, sprintf('%s %s µs', $m, us($c)) if defined $c;
 	}
 	push @f, "Cost of one failing PATH entry (from 1 to 64 entries, per entry): " . join(', ', @pathcost) . "." if @pathcost;
 	my @envcost;

@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,7 +62,7 @@ static struct {
 	long async_work;	/* async cell: the parent's work units per spawn */
 } opt = {
 	.tmp = "/tmp",
-	.cells = "base,memory,path,env,dup2,tput,async",
+	.cells = "base,memory,path,env,dup2,tput,async,syscall",
 	.misses = "0,1,6,16,64",
 	.iters = 1000, .sweep_iters = 100, .mem_iters = 30, .warmup = 5,
 	.block = 10, .tput = 50, .tput_reps = 3, .async_spawns = 320, .async_work = 100,
@@ -1042,6 +1043,31 @@ static void print_caps(void)
 	}
 }
 
+/* --- the syscall cell -------------------------------------------------------------- */
+
+/*
+ * One getppid() round trip (entry, the call, the exit), for scale: what a
+ * spawn saves by not returning to user space between two system calls, as
+ * the in-kernel designs' children do. A sample is the mean of a batch.
+ */
+static void syscall_cell(long iters)
+{
+	enum { BATCH = 1000 };
+	uint64_t *v = calloc((size_t)iters, sizeof(*v));
+
+	if (!v)
+		die("calloc");
+	for (long i = 0; i < iters; i++) {
+		uint64_t t0 = now_ns();
+
+		for (int j = 0; j < BATCH; j++)
+			syscall(SYS_getppid);
+		v[i] = (now_ns() - t0) / BATCH;
+	}
+	row_samples("syscall", "getppid", &no_spawn, "roundtrip", v, (size_t)iters);
+	free(v);
+}
+
 /* --- main -------------------------------------------------------------------------- */
 
 static void usage(FILE *to)
@@ -1051,7 +1077,8 @@ static void usage(FILE *to)
 		"  --out FILE         results as TSV (default: standard output)\n"
 		"  --stamp PATH       the child (default: stamp next to spawnbench)\n"
 		"  --tmp DIR          where the PATH folders are made (default /tmp)\n"
-		"  --cells LIST       of base,memory,path,env,dup2,tput,async (default: all)\n"
+		"  --cells LIST       of base,memory,path,env,dup2,tput,async,syscall\n"
+		"                     (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
 		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions\n"
 		"                     (default: all); vfork, iouring and clone-actions are\n"
@@ -1305,6 +1332,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
 			async_cell(&job, ks[i]);
 	}
+	if (in_list(opt.cells, "syscall"))
+		syscall_cell(opt.sweep_iters);
 	fprintf(out, "# done in %.1f s\n", (double)(now_ns() - start) / 1e9);
 	fprintf(stderr, "spawnbench: all cells done in %.1f s\n", (double)(now_ns() - start) / 1e9);
 	remove_dirs();
