@@ -788,7 +788,7 @@ if ($icount1) {
 			($a, $b, $against) = (val($r, @$fig[0, 1], $m, $fig->[2]), val($r, @$fig[0, 1], $base, $fig->[2]), $base);
 		}
 		my $x = defined $a && defined $b && $b > 0 ? $a / $b : undef;
-		push @rows, [$m, $what, $against, defined $a ? $a : '-', defined $b ? $b : '-', defined $x ? sprintf('%.3f', $x) : '-',
+		push @rows, [$m, $what, $against, map({ defined $_ ? sprintf('%.0f', $_) : '-' } $a, $b), defined $x ? sprintf('%.3f', $x) : '-',
 			sprintf('%.2f', $target), !defined $x ? 'not measured' : $x <= $target ? 'yes' : '**no**'];
 	}
 	out("## Speed targets\n\n",
