@@ -197,6 +197,33 @@ if ($safety) {
 	out("No safety results (build/results/matrix.md has no safety table: the corpus did not run).\n\n");
 }
 
+# --- hazards -------------------------------------------------------------------------------
+# docs/hazards.tsv: what review found in each series, its state and severity,
+# and the test that shows it, with that test's result in this run's TAP.
+sub hazard_result {	# the test's TAP lines anywhere under results/: ok, FAIL, skip, or -
+	my ($test, $taps) = @_;
+	return '-' if $test eq '-';
+	(my $name = $test) =~ s/^[^.]*\.//;
+	my %seen;
+	for (grep { /\Q$name\E(?:\s|$)/ } @$taps) {
+		$seen{/^not ok/ ? 'FAIL' : /# SKIP/ ? 'skip' : 'ok'}++;
+	}
+	return join(', ', map { "$_ $seen{$_}" } sort keys %seen) || 'not run';
+}
+out("## Hazards\n\n");
+if (my $h = slurp("$top/docs/hazards.tsv")) {
+	my @taps = map { split /\n/, (slurp($_) // '') } split /\n/, `find "$dir/results" -name '*.tap' 2>/dev/null`;
+	my @rows = grep { !/^#/ && !/^series\t/ && /\t/ } split /\n/, $h;
+	out("What review found in each series (`docs/hazards.tsv`; DESIGN.md, \"Hazards\"): its state (fixed, ",
+	    "open, inherent, or narrowed: the promise cut to what the code does), its severity, and the test ",
+	    "that shows it with its result in this run (one count per place the test ran).\n\n");
+	table(['series', 'finding', 'state', 'severity', 'test', 'result here', 'why'],
+	      map { my @f = split /\t/; [@f[0 .. 4], hazard_result($f[4], \@taps), $f[5]] } @rows);
+	out("\n");
+} else {
+	out("No docs/hazards.tsv.\n\n");
+}
+
 # --- the RFC as posted ---------------------------------------------------------------------
 # vm/by-test's results of the io_uring ABI tests on the RFC's own patches
 # (abi/iouring-rfc-debug/: results.tsv, splats.tsv, kernel), next to the

@@ -8,11 +8,13 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -407,6 +409,38 @@ Test(attrs, resetids_takes_real_ids)
 	cr_assert_eq(report.uid, 1000);
 	cr_assert_eq(report.gid, 2000);
 	cr_assert(geteuid() == 0 && getegid() == 0, "the caller's effective ids changed");
+}
+
+/*
+ * RESETIDS in a child that shares the caller's memory, as glibc's and
+ * vfork's children and the kernel's CLONE_ACTIONS child do, marks that
+ * memory non-dumpable when the effective uid changes (commit_creds()), so
+ * the caller's PR_GET_DUMPABLE changes too. That is glibc's behaviour, and
+ * the backend's must be the same: 0 after glibc's posix_spawn here.
+ */
+Test(attrs, resetids_caller_dumpable_as_glibc)
+{
+	char *const argv[] = { "true", NULL };
+	struct report report;
+	posix_spawnattr_t attr;
+	int glibc, status;
+	pid_t pid;
+
+	set_real_ids();
+	cr_assert_eq(prctl(PR_SET_DUMPABLE, 1), 0);
+	cr_assert_eq(posix_spawnattr_init(&attr), 0);
+	cr_assert_eq(posix_spawnattr_setflags(&attr, POSIX_SPAWN_RESETIDS), 0);
+	cr_assert_eq(posix_spawn(&pid, "/bin/true", NULL, &attr, argv, environ), 0);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	posix_spawnattr_destroy(&attr);
+	glibc = prctl(PR_GET_DUMPABLE);
+	cr_assert_eq(glibc, 0, "glibc's RESETIDS child left the caller dumpable");
+
+	cr_assert_eq(prctl(PR_SET_DUMPABLE, 1), 0);
+	PROBE_WITH(report, compat_resetids());
+	cr_assert_eq(report.euid, 1000);
+	cr_assert_eq(prctl(PR_GET_DUMPABLE), glibc, "the caller's dumpable flag: %d, glibc's %d",
+		     prctl(PR_GET_DUMPABLE), glibc);
 }
 
 Test(attrs, effective_ids_inherited)

@@ -211,6 +211,21 @@ Test(files, open_flags_kept)
 	cr_assert_eq(mode_of(path), 0600);
 }
 
+/*
+ * open(2) ignores flag bits it does not know, and glibc's posix_spawn hands
+ * addopen's flags to it as they are: glibc's tst-spawn5 swaps addopen's
+ * flags and mode, asking for flags 0666 (O_RDWR, O_EXCL, O_NOCTTY and three
+ * bits open(2) has no meaning for) and mode 0.
+ */
+Test(files, open_ignores_unknown_flag_bits_as_open)
+{
+	struct report report;
+
+	PROBE_WITH(report, compat_open(22, AT_FDCWD, scratch_file("a"), 0666, O_RDONLY));
+	expect_fd(&report, 22, scratch_path("a"));
+	cr_assert_eq(report_fd(&report, 22)->flags & O_ACCMODE, O_RDWR);
+}
+
 Test(files, open_relative_to_dirfd)
 {
 	int dirfd = open(scratch_path("."), O_PATH | O_DIRECTORY | O_CLOEXEC);

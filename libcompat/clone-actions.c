@@ -42,6 +42,12 @@ static uint64_t signal_bits(const sigset_t *set)
 	return bits;
 }
 
+/* The flags that open(2) knows; it ignores the other bits. */
+#define OPEN_KNOWN_FLAGS                                                                    \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
+	 O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC |  \
+	 O_SYNC | O_PATH | __O_TMPFILE)
+
 /* The request's action i as the kernel's; 0 or an errno value. */
 static int translate(const struct compat_spawn *request, size_t i, struct clone_action *out)
 {
@@ -75,7 +81,13 @@ static int translate(const struct compat_spawn *request, size_t i, struct clone_
 		out->open.fd = in->open.target;
 		out->open.dirfd = in->open.dirfd;
 		out->open.path = CA_PTR(in->open.path);
-		out->open.flags = (uint32_t)in->open.flags;
+		/*
+		 * The action refuses flag bits it does not know, as openat2()
+		 * does; posix_spawn's open(2) ignores them. Pass only the
+		 * bits open(2) has a meaning for (O_LARGEFILE, 0 in a 64-bit
+		 * glibc, the kernel adds by itself).
+		 */
+		out->open.flags = (uint32_t)(in->open.flags & OPEN_KNOWN_FLAGS);
 		if (in->open.flags & (O_CREAT | __O_TMPFILE))
 			out->open.mode = in->open.mode;
 		return 0;
