@@ -415,17 +415,22 @@ Test(attrs, resetids_takes_real_ids)
  * RESETIDS in a child that shares the caller's memory, as glibc's and
  * vfork's children and the kernel's CLONE_ACTIONS child do, marks that
  * memory non-dumpable when the effective uid changes (commit_creds()), so
- * the caller's PR_GET_DUMPABLE changes too. That is glibc's behaviour, and
- * the backend's must be the same: 0 after glibc's posix_spawn here.
+ * the caller's PR_GET_DUMPABLE changes too, to fs.suid_dumpable. That is
+ * glibc's behaviour, and the backend's must be the same.
  */
 Test(attrs, resetids_caller_dumpable_as_glibc)
 {
 	char *const argv[] = { "true", NULL };
+	int glibc, status, suid_dumpable = -1;
 	struct report report;
 	posix_spawnattr_t attr;
-	int glibc, status;
+	FILE *f;
 	pid_t pid;
 
+	f = fopen("/proc/sys/fs/suid_dumpable", "r");
+	cr_assert(f && fscanf(f, "%d", &suid_dumpable) == 1, "fs.suid_dumpable unreadable");
+	fclose(f);
+	cr_assert_neq(suid_dumpable, 1, "fs.suid_dumpable is 1: RESETIDS changes nothing to compare");
 	set_real_ids();
 	cr_assert_eq(prctl(PR_SET_DUMPABLE, 1), 0);
 	cr_assert_eq(posix_spawnattr_init(&attr), 0);
@@ -434,7 +439,8 @@ Test(attrs, resetids_caller_dumpable_as_glibc)
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	posix_spawnattr_destroy(&attr);
 	glibc = prctl(PR_GET_DUMPABLE);
-	cr_assert_eq(glibc, 0, "glibc's RESETIDS child left the caller dumpable");
+	cr_assert_eq(glibc, suid_dumpable, "after glibc's RESETIDS child the caller's dumpable flag "
+		     "is %d, fs.suid_dumpable %d", glibc, suid_dumpable);
 
 	cr_assert_eq(prctl(PR_SET_DUMPABLE, 1), 0);
 	PROBE_WITH(report, compat_resetids());
