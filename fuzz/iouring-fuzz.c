@@ -26,8 +26,9 @@
  *
  * The model (model_chain()) says which res each CQE may have: the prep
  * errors of each request (a chain with one fails whole: those requests
- * get their error, the others -ECANCELED); CLONE refused at issue with
- * -EINVAL on SQPOLL rings, with IOSQE_ASYNC or IO_DRAIN, or with a refused
+ * get their error, the others -ECANCELED; CLONE's own IOSQE_ASYNC or
+ * IO_DRAIN is such an error); CLONE refused at issue with -EINVAL on
+ * SQPOLL rings, with IO_DRAIN later in its chain, or with a refused
  * request in its chain, the rest -ECANCELED; else CLONE gives the child's
  * pid (or a pidfd: the caller's lowest free fd) and the spawned task runs
  * the rest in order, each request's result from a model of the child's fd
@@ -465,8 +466,13 @@ static errset fixed_is_ebadf(const struct io_uring_sqe *s)
 static errset prep_clone(const struct fuzzer *f, int i, bool creds)
 {
 	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	/*
+	 * IOSQE_ASYNC, or its own IO_DRAIN (the core marks a drained request
+	 * async before its prep), is refused at prep; IO_DRAIN later in the
+	 * chain marks the head only after its prep, and CLONE fails at issue.
+	 */
 	bool bad = (s->clone_flags & ~IORING_CLONE_PIDFD) || creds ||
-		   (s->flags & IOSQE_FIXED_FILE) ||
+		   (s->flags & (IOSQE_FIXED_FILE | IOSQE_ASYNC | IOSQE_IO_DRAIN)) ||
 		   !(s->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK)) || i > 0;
 
 	return bad ? ES(EINVAL) : ES_NONE;
