@@ -25,6 +25,7 @@ deps:
 
 include liburing.mk
 include common-tests/build.mk
+include libcompat/shim/shim.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include fuzz/fuzz.mk
