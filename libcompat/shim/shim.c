@@ -337,6 +337,13 @@ static int search_error(const struct shim_call *call, int error)
 	return access(candidate, F_OK) < 0 && errno == ENOTDIR ? ENOTDIR : error;
 }
 
+static int glibc(const struct shim_call *call, pid_t *pid)
+{
+	return (call->search ? shim.glibc_spawnp : shim.glibc_spawn)(pid, call->path, call->fa,
+								    call->attr, call->argv,
+								    call->envp);
+}
+
 /* A call the backend does not run: refused, or glibc's own. */
 static int not_routed(struct shim_call *call, pid_t *pid, const char *reason)
 {
@@ -346,9 +353,7 @@ static int not_routed(struct shim_call *call, pid_t *pid, const char *reason)
 		count(call, "refused", ENOTSUP, reason);
 		return ENOTSUP;
 	}
-	error = (call->search ? shim.glibc_spawnp : shim.glibc_spawn)(pid, call->path, call->fa,
-								     call->attr, call->argv,
-								     call->envp);
+	error = glibc(call, pid);
 	count(call, "fallback", error, reason);
 	return error;
 }
@@ -377,8 +382,7 @@ static int shim_spawn(struct shim_call *call, pid_t *pid)
 
 	pthread_once(&shim_once, shim_init);
 	if (in_backend)
-		return (call->search ? shim.glibc_spawnp : shim.glibc_spawn)(
-			pid, call->path, call->fa, call->attr, call->argv, call->envp);
+		return glibc(call, pid);
 	/* glibc's spawn is no cancellation point; the vfork backend's waitpid is */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	why = translate(call);
