@@ -219,6 +219,12 @@ static void add_file_action(struct shim_call *call, const struct glibc_action *a
 	/* glibc skips a tag it does not know */
 }
 
+/* Whether the call searches PATH: posix_spawnp of a name without '/'. */
+static bool searched(const struct shim_call *call)
+{
+	return call->search && call->path && compat_name_is_searched(call->path);
+}
+
 /*
  * The call as a libcompat request: glibc's child resets signals, then sets
  * the scheduling, setsid, setpgid, resetids, runs the file actions in
@@ -251,7 +257,7 @@ static const char *translate(struct shim_call *call)
 		.envp = call->envp ? call->envp : no_env,
 		.actions = call->actions,
 		/* glibc's search ends at ENOEXEC and the like */
-		.want_search_stops = call->search,
+		.want_search_stops = searched(call),
 	};
 	if (flags & POSIX_SPAWN_SETSIGDEF) {
 		sigset_t set;
@@ -312,7 +318,7 @@ static bool changes_cwd(const struct shim_call *call)
 /* Where the shim itself cannot give glibc's result (DESIGN.md). */
 static const char *shim_refuse(const struct shim_call *call)
 {
-	if (!call->search || call->path == NULL || !compat_name_is_searched(call->path))
+	if (!searched(call))
 		return NULL;
 	if (compat_path_has_long_entry(getenv("PATH")))
 		return "no PATH entry of PATH_MAX bytes or more";
@@ -331,7 +337,7 @@ static int search_error(const struct shim_call *call, int error)
 	char candidate[PATH_MAX];
 	const char *entry = last_entry();
 
-	if (error != ENOENT || !call->search || !compat_name_is_searched(call->path) ||
+	if (error != ENOENT || !searched(call) ||
 	    compat_path_next(&entry, call->path, candidate) != 0)
 		return error;
 	return access(candidate, F_OK) < 0 && errno == ENOTDIR ? ENOTDIR : error;

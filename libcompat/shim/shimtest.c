@@ -587,6 +587,13 @@ static void c_spawnp_found(void)
 
 	snprintf(path, sizeof path, "/nonexistent:%s", here);
 	spawnp("probe", path);
+}
+
+/* a name with a '/' is not searched, nor is an empty one */
+static void c_spawnp_unsearched(void)
+{
+	char path[PATH_MAX + 8];
+
 	snprintf(path, sizeof path, "%s/probe", here);
 	spawnp(path, "/nonexistent");
 	spawnp("", "/bin");
@@ -801,6 +808,7 @@ static const struct shim_case cases[] = {
 	{ "exec_errors", c_exec_errors, "" },
 	/* iouring: its PATH search does not stop at ENOEXEC as glibc's does */
 	{ "spawnp_found", c_spawnp_found, "iouring" },
+	{ "spawnp_unsearched", c_spawnp_unsearched, "" },
 	{ "spawnp_default_path", c_spawnp_default_path, "iouring" },
 	{ "spawnp_not_found", c_spawnp_not_found, "iouring" },
 	{ "spawnp_enotdir_last", c_spawnp_enotdir_last, "iouring" },
