@@ -25,6 +25,7 @@ deps:
 
 include liburing.mk
 include common-tests/build.mk
+include libcompat/shim/shim.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include fuzz/fuzz.mk
@@ -57,7 +58,10 @@ check-host: deps tests
 	@rm -rf build/results/host
 	@echo "== corpus on the host ($$(uname -r))"
 	@mkdir -p build/results/host && printf 'version=%s\nplace=host\n' "$$(uname -r)" > build/results/host/kernel
-	@$(TESTS_OUT)/run-corpus build/results/host
+	@status=0; $(TESTS_OUT)/run-corpus build/results/host || status=1; \
+	echo "== the posix_spawn shim on the host, against glibc"; \
+	$(TESTS_OUT)/shimtest build/results/host || status=1; \
+	exit $$status
 
 # Every command the scripts run is installed by vm/install-deps (vm/deps) or
 # comes with every Debian root; the checker's own tests first.

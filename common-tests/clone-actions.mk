@@ -27,8 +27,10 @@ $(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.
 	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
 
 # libcompat's clone-actions backend needs the series' uapi too, ahead of any
-# other uapi directory (include this file after common-tests/build.mk).
+# other uapi directory (include this file after common-tests/build.mk and
+# libcompat/shim/shim.mk, whose position-independent copy takes the same).
 TESTS_OBJ ?= build/tests-obj
-$(TESTS_OBJ)/libcompat/clone-actions.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) $(TESTS_CFLAGS)
-$(TESTS_OBJ)/libcompat/clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
+CLONE_ACTIONS_OBJS := $(TESTS_OBJ)/libcompat/clone-actions.o $(SHIM_OBJ)/libcompat/clone-actions.o
+$(CLONE_ACTIONS_OBJS): TESTS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) $(TESTS_CFLAGS)
+$(CLONE_ACTIONS_OBJS): $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
 	common-tests/clone-actions-spawn.h

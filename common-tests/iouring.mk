@@ -31,11 +31,12 @@ $(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_u
 	$(call clone3_selftests,iouring,$(UAPI_INCLUDE_iouring))
 
 # libcompat's iouring backend needs the series' uapi too, ahead of any other
-# uapi directory (include this file after common-tests/build.mk), and the
+# uapi directory (include this file after common-tests/build.mk and
+# libcompat/shim/shim.mk, whose position-independent copy takes the same), and the
 # patched liburing: linked, as a static archive, into what links libcompat.
 TESTS_OBJ ?= build/tests-obj
-$(TESTS_OBJ)/libcompat/iouring.o: TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) \
-	$(TESTS_CFLAGS)
-$(TESTS_OBJ)/libcompat/iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
+IOURING_OBJS := $(TESTS_OBJ)/libcompat/iouring.o $(SHIM_OBJ)/libcompat/iouring.o
+$(IOURING_OBJS): TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) $(TESTS_CFLAGS)
+$(IOURING_OBJS): $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
 	common-tests/iouring-spawn.h $(LIBURING_LIB)
 LIBCOMPAT_LIBS += $(LIBURING_LIB)

@@ -70,6 +70,15 @@ int compat_path_next(const char **cursor, const char *name, char candidate[PATH_
 size_t compat_path_candidates(const struct compat_spawn *request, size_t max, char **buf,
 			      size_t *size, int *stop, struct compat_result *result);
 
+/*
+ * Whether the PATH string (NULL: none) has an entry of PATH_MAX bytes or
+ * more. glibc's posix_spawnp skips such an entry without trying it: the
+ * empty entry it then sees means the cwd, and the last entry skipped ends
+ * the search with whatever errno held (DESIGN.md, "PATH search
+ * semantics"). libcompat's search ends there with ENAMETOOLONG.
+ */
+bool compat_path_has_long_entry(const char *path);
+
 /* Whether an exec error moves the search on to the next entry. */
 bool compat_search_continues(int error);
 

@@ -132,24 +132,6 @@ static void posix_backend_spawn(const struct compat_spawn *request, struct compa
 	result->pid = pid;
 }
 
-/*
- * glibc's posix_spawnp skips a PATH entry of PATH_MAX bytes or more
- * without trying it: the empty entry it then sees means the cwd, and the
- * last entry skipped ends the search with whatever errno held (DESIGN.md,
- * "PATH search semantics"). libcompat's search ends there with ENAMETOOLONG.
- */
-static bool has_entry_of_path_max(const char *path)
-{
-	while (path) {
-		const char *colon = strchr(path, ':');
-
-		if ((colon ? (size_t)(colon - path) : strlen(path)) >= PATH_MAX)
-			return true;
-		path = colon ? colon + 1 : NULL;
-	}
-	return false;
-}
-
 /* What the features allow but glibc would still do differently. */
 static const char *posix_refuse(const struct compat_spawn *request)
 {
@@ -157,7 +139,7 @@ static const char *posix_refuse(const struct compat_spawn *request)
 			compat_name_is_searched(request->path);
 
 	/* posix searches only the caller's PATH (its features) */
-	if (searched && has_entry_of_path_max(getenv("PATH")))
+	if (searched && compat_path_has_long_entry(getenv("PATH")))
 		return "no PATH entry of PATH_MAX bytes or more";
 	for (size_t i = 0; i < request->n_actions; i++) {
 		const struct compat_action *action = &request->actions[i];

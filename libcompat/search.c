@@ -92,6 +92,18 @@ size_t compat_path_candidates(const struct compat_spawn *request, size_t max, ch
 	return 0;
 }
 
+bool compat_path_has_long_entry(const char *path)
+{
+	while (path) {
+		const char *colon = strchr(path, ':');
+
+		if ((colon ? (size_t)(colon - path) : strlen(path)) >= PATH_MAX)
+			return true;
+		path = colon ? colon + 1 : NULL;
+	}
+	return false;
+}
+
 bool compat_search_continues(int error)
 {
 	return error == ENOENT || error == ENOTDIR || error == EACCES;
