@@ -73,7 +73,7 @@ $(GLIBC_SRC)/.extracted: common-tests/clients/clients.mk | deps
 GLIBC_SUPPORT_SRCS := $(addprefix $(GLIBC_SRC)/support/,$(addsuffix .c,$(GLIBC_SUPPORT)))
 GLIBC_TEST_SRCS := $(addprefix $(GLIBC_SRC)/posix/,$(addsuffix .c,$(GLIBC_TESTS)))
 # they come with the extraction
-$(GLIBC_SUPPORT_SRCS) $(GLIBC_TEST_SRCS): $(GLIBC_SRC)/.extracted ;
+$(GLIBC_SUPPORT_SRCS) $(GLIBC_TEST_SRCS): | $(GLIBC_SRC)/.extracted ;
 
 # static pattern rules: make keeps what they name
 $(addprefix $(GLIBC_OBJ)/,$(addsuffix .o,$(GLIBC_SUPPORT))): $(GLIBC_OBJ)/%.o: $(GLIBC_SRC)/support/%.c
