@@ -26,6 +26,7 @@ deps:
 include liburing.mk
 include common-tests/build.mk
 include libcompat/shim/shim.mk
+include common-tests/clients/clients.mk
 include common-tests/mutants.mk
 include common-tests/iouring.mk common-tests/clone-actions.mk
 include fuzz/fuzz.mk
@@ -61,6 +62,8 @@ check-host: deps tests
 	@status=0; $(TESTS_OUT)/run-corpus build/results/host || status=1; \
 	echo "== the posix_spawn shim on the host, against glibc"; \
 	$(TESTS_OUT)/shimtest build/results/host || status=1; \
+	echo "== real clients on the host, under plain glibc and under the shim"; \
+	$(TESTS_OUT)/run-clients build/results/host posix vfork || status=1; \
 	exit $$status
 
 # Every command the scripts run is installed by vm/install-deps (vm/deps) or
