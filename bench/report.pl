@@ -227,7 +227,8 @@ if (my $h = slurp("$top/docs/hazards.tsv")) {
 # --- the RFC as posted ---------------------------------------------------------------------
 # vm/by-test's results of the io_uring ABI tests on the RFC's own patches
 # (abi/iouring-rfc-debug/: results.tsv, splats.tsv, kernel), next to the
-# series' (abi/iouring-debug/ when vm/report ran it, else make check's TAP).
+# series' (abi/iouring-debug/ when vm/report ran it, else the TAP of the
+# iouring-debug or combined-debug guest run).
 sub by_test {	# suite/name => { status, detail, splats => [lines] }, or undef
 	my ($d) = @_;
 	my $t = slurp("$d/results.tsv") // return undef;
@@ -322,11 +323,16 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 	my ($series, $series_from);
 	if ($series = by_test("$dir/abi/iouring-debug")) {
 		$series_from = 'the same one-test-a-boot run in the iouring-debug kernel (`abi/iouring-debug/`)';
-	} elsif ($series = tap_results(map { "$dir/results/iouring-debug/$_.tap" } split ' ', $rinfo->{program})) {
-		my $vm = slurp("$dir/results/iouring-debug/vm.tap") // '';
-		my $sinfo = keyvals("$dir/results/iouring-debug/kernel");
-		$series_from = "`make check`'s iouring-debug run (series-iouring, $sinfo->{patches} patches, tree $sinfo->{head}; all tests in one boot, " .
-			($vm =~ /^ok /m ? 'which had no kernel splat' : $vm =~ /^not ok /m ? '**which failed: a kernel splat, crash or timeout (results/iouring-debug/vm.tap)**' : 'whose boot result is missing') . ')';
+	} else {
+		# each series alone (make check-series), else make check's kernel with both
+		for my $place (qw(iouring-debug combined-debug)) {
+			$series = tap_results(map { "$dir/results/$place/$_.tap" } split ' ', $rinfo->{program}) or next;
+			my $vm = slurp("$dir/results/$place/vm.tap") // '';
+			my $sinfo = keyvals("$dir/results/$place/kernel");
+			$series_from = "the $place run of `make check" . ($place eq 'iouring-debug' ? '-series' : '') . "` ($sinfo->{patches} patches, tree $sinfo->{head}; all tests in one boot, " .
+				($vm =~ /^ok /m ? 'which had no kernel splat' : $vm =~ /^not ok /m ? "**which failed: a kernel splat, crash or timeout (results/$place/vm.tap)**" : 'whose boot result is missing') . ')';
+			last;
+		}
 	}
 	my %all = map { $_ => 1 } keys %$rfc, keys %{$series // {}};
 	my @tests = sort keys %all;
@@ -342,7 +348,7 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 	    "The tests are compiled against the series' uapi; the RFC has no `IORING_CLONE_PIDFD` and no `clone_flags` field, and a test that uses them shows what the RFC kernel does with them. ",
 	    "A skip is not a pass.\n\n");
 	out("- RFC as posted: ", count_by_status($rfc), "; kernel splats during ", scalar(@splatted), " tests ($lines console lines).\n");
-	out("- Series: ", $series ? count_by_status($series) . ", from $series_from" : 'no results (neither make check\'s iouring-debug TAP nor a run of vm/report)', ".\n");
+	out("- Series: ", $series ? count_by_status($series) . ", from $series_from" : 'no results (no iouring-debug or combined-debug TAP, and no one-test-a-boot run of vm/report)', ".\n");
 	out("- Splats while the RFC kernel booted, before any test: ", scalar(grep { /^boot\t/ } split /\n/, $boot_splats), ".\n\n");
 	table(['test', 'RFC as posted', 'splats on the RFC (console lines: kinds)', 'series'],
 		map { [$_, result_cell($rfc->{$_}), splat_cell($rfc->{$_}), result_cell($series ? $series->{$_} : undef)] } @tests);
