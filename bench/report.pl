@@ -117,7 +117,7 @@ table(['what', 'value'],
 	['compiler', $machine->{cc}]);
 my @krows;
 # the RFC as posted: a debug kernel for its ABI tests only
-my %FROM = (combined => 'series-iouring + series-clone-actions', 'iouring-rfc' => 'series-iouring, its first patches: the RFC as posted');
+my %FROM = (combined => 'series-iouring + series-clone-actions', 'iouring-rfc' => 'series-iouring-rfc: the RFC as posted');
 for my $k (@SERIES, 'combined', -f "$dir/kernels/iouring-rfc" ? 'iouring-rfc' : ()) {
 	my $info = keyvals("$dir/kernels/$k");
 	my @runs = grep { ($run{$_}{meta}{series} // '') eq $k } @guest_runs;
@@ -341,7 +341,7 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 	my $boot_splats = slurp("$dir/abi/iouring-rfc-debug/splats.tsv") // '';
 	out("## The RFC as posted\n\n",
 	    "The io_uring ABI tests (`$rinfo->{program}`, ", scalar(keys %$rfc), " tests) on the kernel with only the RFC's own patches ",
-	    "(`iouring-rfc`: the first $rinfo->{patches} patches of series-iouring, none of the series' fixes; tree $rinfo->{head}), ",
+	    "(`iouring-rfc`: the $rinfo->{patches} patches of series-iouring-rfc, none of the series' fixes; tree $rinfo->{head}), ",
 	    "debug flavour (lockdep, KASAN, list and object debugging), under $rinfo->{accelerator}. ",
 	    "vm/by-test runs one test at a time and boots a fresh kernel after a test during which the kernel splatted, died or hung, ",
 	    "so every splat below came while that test ran, in a kernel that had not splatted before ($rinfo->{boots} boots, $rinfo->{seconds} s). ",
