@@ -107,3 +107,27 @@ $(TESTS_OUT)/run-clients: common-tests/clients/run-clients
 	chmod 755 $@
 
 -include $(TESTS_OBJ)/common-tests/clients/clientcheck.d
+
+# What a guest needs beyond busybox for the clients (stage-guest): GNU
+# make, ninja, python3.11 with the standard library its spawn tests load,
+# their libraries. vm/check-guest adds it, guest-check copies it over the
+# guest's /; make check-clients-chroot proves it on the host. The programs
+# are prerequisites once vm/install-deps has installed them.
+GUEST_CLIENTS := build/guest-clients
+
+.PHONY: guest-clients check-clients-chroot
+guest-clients: $(GUEST_CLIENTS)/MANIFEST
+$(GUEST_CLIENTS)/MANIFEST: common-tests/clients/stage-guest \
+		$(wildcard /usr/bin/make /usr/bin/ninja /usr/bin/python3.11 \
+		/usr/lib/python3.11/test/test_posix.py) | deps
+	common-tests/clients/stage-guest $(GUEST_CLIENTS)
+
+# The clients in the guest's root, on the host's kernel (vm/chroot-run):
+# plain glibc, posix and vfork; TAP in build/results/chroot/.
+check-clients-chroot: deps tests guest-clients
+	@rm -rf build/results/chroot
+	@echo "== real clients in the guest's root, under chroot on the host ($$(uname -r))"
+	@mkdir -p build/results/chroot && printf 'version=%s\nplace=chroot (the guest root, host kernel)\n' \
+		"$$(uname -r)" > build/results/chroot/kernel
+	@vm/chroot-run --add $(TESTS_OUT) --add $(GUEST_CLIENTS) --out build/results/chroot \
+		-- tests/guest-check clients /spawnlab/out posix vfork
