@@ -835,6 +835,30 @@ static void c_table_full(void)
 	spawn_next(&(struct call){ .fill_fds = true, .with_fa = true, .with_attr = true });
 }
 
+/* the same from 8 threads at once: every line comes, the limit stays */
+static void c_threads_table_full(void)
+{
+	struct rlimit before, after;
+	pthread_t thread[THREADS];
+	int fds[4096], n;
+
+	getrlimit(RLIMIT_NOFILE, &before);
+	before.rlim_cur = 64 < before.rlim_max ? 64 : before.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &before);
+	n = fill_table(fds, 4096);
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&thread[i], NULL, spawner, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(thread[i], NULL);
+	getrlimit(RLIMIT_NOFILE, &after);
+	printf("  fds free %d, limit %s\n", n,
+	       after.rlim_cur == before.rlim_cur && after.rlim_max == before.rlim_max ? "kept" :
+	       "changed");
+	while (n > 0)
+		close(fds[--n]);
+	put_many("threads", THREADS * PER_THREAD);
+}
+
 struct shim_case {
 	const char *name;
 	void (*run)(void);
@@ -877,6 +901,7 @@ static const struct shim_case cases[] = {
 	{ "threads", c_threads, "" },
 	{ "processes", c_processes, "" },
 	{ "table_full", c_table_full, "" },
+	{ "threads_table_full", c_threads_table_full, "" },
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
