@@ -5,6 +5,7 @@
 #   $(TESTS_OUT)/clients/clientcheck    its logic: the generated builds, the verdicts
 #   $(TESTS_OUT)/clients/glibc/tst-*    glibc 2.36's own posix_spawn tests,
 #                                       unmodified, against the installed glibc
+#   $(TESTS_OUT)/clients/python-tests   the CPython tests it runs (stage-guest too)
 #
 # glibc's tests come from Debian's glibc-source tarball (the upstream 2.36
 # release; Debian's patches change none of these tests). They include
@@ -61,7 +62,7 @@ $(GLIBC_OBJ)/tst-spawn3.o: GLIBC_CFLAGS += -DOBJPFX=\"/tmp/\"
 .PHONY: tests-clients
 tests: tests-clients
 tests-clients: $(TESTS_OUT)/run-clients $(CLIENTS_OUT)/clientcheck \
-	$(addprefix $(CLIENTS_OUT)/glibc/,$(GLIBC_TESTS))
+	$(addprefix $(CLIENTS_OUT)/glibc/,$(GLIBC_TESTS)) $(CLIENTS_OUT)/python-tests
 
 # (not on the tarball: make reads this before deps installs it; Debian
 # updates the package's patches, never bookworm's 2.36 tarball)
@@ -101,6 +102,10 @@ $(TESTS_OBJ)/common-tests/clients/clientcheck.o: common-tests/clients/clientchec
 	@mkdir -p $(@D)
 	$(CC) $(TESTS_CFLAGS) -c -o $@ $<
 
+$(CLIENTS_OUT)/python-tests: common-tests/clients/python-tests
+	@mkdir -p $(@D)
+	cp $< $@
+
 $(TESTS_OUT)/run-clients: common-tests/clients/run-clients
 	@mkdir -p $(@D)
 	cp $< $@
@@ -117,7 +122,7 @@ GUEST_CLIENTS := build/guest-clients
 
 .PHONY: guest-clients check-clients-chroot
 guest-clients: $(GUEST_CLIENTS)/MANIFEST
-$(GUEST_CLIENTS)/MANIFEST: common-tests/clients/stage-guest \
+$(GUEST_CLIENTS)/MANIFEST: common-tests/clients/stage-guest common-tests/clients/python-tests \
 		$(wildcard /usr/bin/make /usr/bin/ninja /usr/bin/python3.11 \
 		/usr/lib/python3.11/test/test_posix.py) | deps
 	common-tests/clients/stage-guest $(GUEST_CLIENTS)
