@@ -89,7 +89,7 @@ check-harness: kernel-$(CHECK_KERNEL)
 	@echo "== harness self-test (vm/run on $(CHECK_KERNEL)-debug)"
 	@vm/selftest $(CHECK_KERNEL)
 
-$(addprefix check-guest-,$(SERIES) combined): check-guest-%: kernel-% tests
+$(addprefix check-guest-,$(SERIES) combined): check-guest-%: kernel-% tests guest-clients
 	@echo "== corpus in the $*-debug guest"
 	@vm/check-guest $*
 

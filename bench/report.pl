@@ -4,7 +4,8 @@
 #   machine                 key=value facts about the host
 #   runs/RUN/meta           key=value: kernel series, flavour, clock, accelerator
 #   runs/RUN/bench.tsv      spawnbench's results
-#   results/                TAP files and matrix.md (vm/tap-summary)
+#   results/                TAP files and matrix.md (vm/tap-summary), the
+#                           real clients' clients-RUN.tap among them
 #   caps.tsv                spawnbench --caps
 #   kernels/SERIES          build/kbuild/SERIES-release/spawnlab-kernel
 #   kbuild-SERIES.log       vm/build-kernel's output
@@ -393,6 +394,94 @@ sub cannot {	# features a backend lacks
 	my ($b) = @_; my ($i) = grep { $caps_cols[$_] eq $b } 0 .. $#caps_cols;
 	return undef unless defined $i;
 	return [map { $_->[0] } grep { $_->[$i] eq 'no' } @caps];
+}
+
+# --- real clients ----------------------------------------------------------------------------
+# run-clients' TAP (results/PLACE/clients-RUN.tap; DESIGN.md, "Real
+# clients"): per place, client and run (plain glibc, or the shim in strict
+# mode on a backend) the verdict and the comment lines "# MODE: made=N
+# routed=N refused=N fallback=N exit=N outputs=S seconds=S KIND=N...", MODE
+# "plain glibc", "strict" or "fallback" (the run made when the backend
+# refused a call).
+sub client_runs {	# [place, run, [ {name, result, detail, plain glibc|strict|fallback => {key => value}} ]]
+	my @out;
+	for my $tap (sort split /\n/, `find "$dir/results" -mindepth 2 -maxdepth 2 -name 'clients-*.tap' 2>/dev/null`) {
+		my ($place, $run) = $tap =~ m{([^/]+)/clients-([^/]+)\.tap$} or next;
+		my (@tests, $t);
+		for (split /\n/, slurp($tap) // '') {
+			if (/^(not )?ok \d+ - clients::(\S+)\s*(.*)$/) {
+				my ($fail, $name, $rest) = ($1, $2, $3);
+				my ($result, $detail) = $rest =~ /^# SKIP (.*)/ ? ('unsupported', $1) :
+					$fail && $rest =~ /# TODO diverges: (.*)/ ? ('diverges', $1) :
+					$fail ? ('FAIL', $rest =~ s/^\((.*)\)$/$1/r) : ('pass', '');
+				push @tests, $t = { name => $name, result => $result, detail => $detail };
+			} elsif ($t && /^# (plain glibc|strict|fallback): (.*)/) {
+				my ($mode, $fields) = ($1, $2);
+				$t->{$mode} = { $fields =~ /(\S+)=(\S+)/g };
+			}
+		}
+		push @out, [$place, $run, \@tests];
+	}
+	return @out;
+}
+my @client_runs = client_runs();
+my @client_findings;
+out("## Real clients\n\n");
+if (@client_runs) {
+	out("Programs that really spawn, under the posix_spawn shim (`run-clients`; DESIGN.md, \"Real clients\"): ",
+	    "glibc 2.36's own posix_spawn tests, GNU make `-j4` on 200 targets of 3 recipe lines, ninja on 40 edges and ",
+	    "CPython's posix_spawn tests, first under plain glibc (the control), then in strict mode on each backend: ",
+	    "a spawn the backend cannot express fails with ENOTSUP and is counted as refused, and the client is run ",
+	    "once more in fallback mode (glibc runs what the backend refuses) to count how many of its spawns the ",
+	    "backend can express. *made*: the spawns the client makes (derived from its input or pinned from its ",
+	    "source, never from the counts); *routed*, *refused*, *fallen back*: the shim's counts in strict mode; ",
+	    "*routed in fallback mode*: what the backend expressed of the whole run; *asked for*: the actions the ",
+	    "spawns became, summed (make's `dup2` is its stdin hand-off between jobs, and varies from run to run); ",
+	    "*time*: the run's wall clock in its place, plain glibc's in the same place and the ratio (passing ",
+	    "runs only).\n\n");
+	my %plain;	# place, client => seconds
+	for my $cr (grep { $_->[1] eq 'glibc' } @client_runs) {
+		$plain{$cr->[0], $_->{name}} = ($_->{'plain glibc'} // {})->{seconds} for @{$cr->[2]};
+	}
+	my (@rows, @control_failed);
+	for my $cr (@client_runs) {
+		my ($place, $run, $tests) = @$cr;
+		if ($run eq 'glibc') {
+			push @control_failed, map { "$place: $_->{name} ($_->{result}: $_->{detail})" } grep { $_->{result} ne 'pass' } @$tests;
+			next;
+		}
+		for my $t (@$tests) {
+			my $s = $t->{strict} // {};
+			my $fb = $t->{fallback};
+			my $asked = $fb // $s;
+			my @kinds = map { "$_ $asked->{$_}" } grep { !/^(made|routed|refused|fallback|exit|outputs|seconds)$/ } sort keys %$asked;
+			my $p = $plain{$place, $t->{name}};
+			push @rows, [$place, $t->{name}, $run, $s->{made}, $s->{routed}, $s->{refused}, $s->{fallback},
+				$fb ? "$fb->{routed} of $fb->{made}" : '-',
+				md_escape($t->{result} eq 'pass' ? 'pass' : $t->{detail} ne '' ? "$t->{result}: $t->{detail}" : $t->{result}),
+				join(', ', @kinds) || '-', $s->{seconds}, $p,
+				$t->{result} eq 'pass' ? ratio($s->{seconds}, $p) : '-'];
+		}
+	}
+	table(['place', 'client', 'backend', 'made', 'routed', 'refused', 'fallen back', 'routed in fallback mode',
+	       'result', 'asked for', 'time s', 'plain glibc s', 'ratio'], @rows);
+	out("The control did not pass: " . join('; ', map { md_escape($_) } @control_failed) . ".\n\n") if @control_failed;
+	# which backend serves which client: per place, the clients whose every
+	# spawn it routed in strict mode, and those it refused
+	for my $cr (grep { $_->[1] ne 'glibc' } @client_runs) {
+		my ($place, $run, $tests) = @$cr;
+		# a client that makes no spawn (tst-posix_spawn-fd) proves nothing here
+		my @spawning = grep { ($_->{strict}{made} // 0) > 0 } @$tests;
+		my @served = grep { $_->{result} eq 'pass' } @spawning;
+		my @refused = grep { $_->{result} eq 'unsupported' && $_->{fallback} } @$tests;
+		my @failed = grep { $_->{result} eq 'FAIL' } @$tests;
+		push @client_findings, sprintf("Real clients in %s on `%s`, strict mode: %d of the %d that spawn served (every spawn routed, results as plain glibc's)%s%s.",
+			$place, $run, scalar(@served), scalar(@spawning),
+			@refused ? '; refused: ' . join(', ', map { "$_->{name} ($_->{fallback}{routed} of $_->{fallback}{made} spawns expressible)" } @refused) : '',
+			@failed ? '; **failed**: ' . join(', ', map { $_->{name} } @failed) : '');
+	}
+} else {
+	out("No real-client results (no `clients-*.tap` under results/: `run-clients` did not run).\n\n");
 }
 
 # --- cost of the kernel change ---------------------------------------------------------------------
@@ -947,6 +1036,7 @@ if ($safety_runs and my ($counts) = $safety =~ /^\| \*\*passed[^|]*\|(.*)\|$/m) 
 		join(', ', map { "$runs[$_] $counts[$_]" } 0 .. $#runs) . ".";
 }
 push @f, @rfc_findings;
+push @f, @client_findings;
 out(map { "- $_\n" } @f);
 out("\n");
 

@@ -532,9 +532,9 @@ Test(attrs, setscheduler_bad_priority_einval)
 }
 
 /*
- * A pty master. A guest's devtmpfs has /dev/ptmx, but nothing mounts
- * devpts on /dev/pts, which /dev/ptmx needs: then a devpts of the test's
- * own, in a mount namespace of the test's process, detached once open.
+ * A pty master. /dev/ptmx needs devpts on /dev/pts (vm/init mounts it in
+ * the guests); where nothing mounted it, a devpts of the test's own, in a
+ * mount namespace of the test's process, detached once open.
  */
 static int pty_master(void)
 {

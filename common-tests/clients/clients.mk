@@ -5,6 +5,7 @@
 #   $(TESTS_OUT)/clients/clientcheck    its logic: the generated builds, the verdicts
 #   $(TESTS_OUT)/clients/glibc/tst-*    glibc 2.36's own posix_spawn tests,
 #                                       unmodified, against the installed glibc
+#   $(TESTS_OUT)/clients/python-tests   the CPython tests it runs (stage-guest too)
 #
 # glibc's tests come from Debian's glibc-source tarball (the upstream 2.36
 # release; Debian's patches change none of these tests). They include
@@ -61,7 +62,7 @@ $(GLIBC_OBJ)/tst-spawn3.o: GLIBC_CFLAGS += -DOBJPFX=\"/tmp/\"
 .PHONY: tests-clients
 tests: tests-clients
 tests-clients: $(TESTS_OUT)/run-clients $(CLIENTS_OUT)/clientcheck \
-	$(addprefix $(CLIENTS_OUT)/glibc/,$(GLIBC_TESTS))
+	$(addprefix $(CLIENTS_OUT)/glibc/,$(GLIBC_TESTS)) $(CLIENTS_OUT)/python-tests
 
 # (not on the tarball: make reads this before deps installs it; Debian
 # updates the package's patches, never bookworm's 2.36 tarball)
@@ -101,9 +102,37 @@ $(TESTS_OBJ)/common-tests/clients/clientcheck.o: common-tests/clients/clientchec
 	@mkdir -p $(@D)
 	$(CC) $(TESTS_CFLAGS) -c -o $@ $<
 
+$(CLIENTS_OUT)/python-tests: common-tests/clients/python-tests
+	@mkdir -p $(@D)
+	cp $< $@
+
 $(TESTS_OUT)/run-clients: common-tests/clients/run-clients
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@
 
 -include $(TESTS_OBJ)/common-tests/clients/clientcheck.d
+
+# What a guest needs beyond busybox for the clients (stage-guest): GNU
+# make, ninja, python3.11 with the standard library its spawn tests load,
+# their libraries. vm/check-guest adds it, guest-check copies it over the
+# guest's /; make check-clients-chroot proves it on the host. The programs
+# are prerequisites once vm/install-deps has installed them.
+GUEST_CLIENTS := build/guest-clients
+
+.PHONY: guest-clients check-clients-chroot
+guest-clients: $(GUEST_CLIENTS)/MANIFEST
+$(GUEST_CLIENTS)/MANIFEST: common-tests/clients/stage-guest common-tests/clients/python-tests \
+		$(wildcard /usr/bin/make /usr/bin/ninja /usr/bin/python3.11 \
+		/usr/lib/python3.11/test/test_posix.py) | deps
+	common-tests/clients/stage-guest $(GUEST_CLIENTS)
+
+# The clients in the guest's root, on the host's kernel (vm/chroot-run):
+# plain glibc, posix and vfork; TAP in build/results/chroot/.
+check-clients-chroot: deps tests guest-clients
+	@rm -rf build/results/chroot
+	@echo "== real clients in the guest's root, under chroot on the host ($$(uname -r))"
+	@mkdir -p build/results/chroot && printf 'version=%s\nplace=chroot (the guest root, host kernel)\n' \
+		"$$(uname -r)" > build/results/chroot/kernel
+	@vm/chroot-run --add $(TESTS_OUT) --add $(GUEST_CLIENTS) --out build/results/chroot \
+		-- tests/guest-check clients /spawnlab/out posix vfork

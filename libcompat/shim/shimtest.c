@@ -20,6 +20,7 @@
  * left out of the comparison, and never printed under the shim.
  * libspawnshim.so, probe and tiny are found next to this program.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -56,6 +57,7 @@ struct call {
 	const char *path;	/* NULL: the probe */
 	char *const *argv;	/* NULL: probe_argv */
 	bool with_fa, with_attr;
+	bool fill_fds;		/* the fd table full up to the soft limit */
 };
 
 struct caller_state {
@@ -64,6 +66,7 @@ struct caller_state {
 	char cwd[PATH_MAX];
 	mode_t umask;
 	void (*handler[NSIG])(int);
+	struct rlimit nofile;
 };
 
 /* sigset_t has room for more signals than there are: compare those there are */
@@ -91,6 +94,7 @@ static void snapshot(struct caller_state *s)
 		if (sigaction(sig, NULL, &sa) == 0)
 			s->handler[sig] = sa.sa_handler;
 	}
+	getrlimit(RLIMIT_NOFILE, &s->nofile);
 }
 
 static void compare_state(const struct caller_state *a, const struct caller_state *b)
@@ -105,6 +109,32 @@ static void compare_state(const struct caller_state *a, const struct caller_stat
 		puts("caller changed: umask");
 	if (memcmp(a->handler, b->handler, sizeof a->handler))
 		puts("caller changed: signal handlers");
+	if (a->nofile.rlim_cur != b->nofile.rlim_cur || a->nofile.rlim_max != b->nofile.rlim_max)
+		puts("caller changed: RLIMIT_NOFILE");
+}
+
+/* The caller's open fds, wherever they are: /proc/self/fd less its own. */
+static int open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (dir == NULL)
+		return -1;
+	while (readdir(dir) != NULL)
+		n++;
+	closedir(dir);
+	return n - 3;	/* ".", ".." and the listing's own fd */
+}
+
+/* Open /dev/null (close-on-exec) until EMFILE, the fds into *fds. */
+static int fill_table(int *fds, int max)
+{
+	int n = 0, fd;
+
+	while (n < max && (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		fds[n++] = fd;
+	return n;
 }
 
 /* s with the scratch directory as $S and pipe inodes left out */
@@ -186,7 +216,7 @@ static void run(const struct call *c)
 {
 	char probe[PATH_MAX + 8], report[65536];
 	struct caller_state before, after;
-	int p[2], rc, error;
+	int p[2], rc, error, filler[4096], filled = 0;
 	pid_t pid = SENTINEL_PID;
 	size_t got = 0;
 	ssize_t n;
@@ -198,6 +228,8 @@ static void run(const struct call *c)
 		exit(2);
 	}
 	close(p[1]);
+	if (c->fill_fds)
+		filled = fill_table(filler, 4096);
 	snapshot(&before);
 	errno = SENTINEL_ERRNO;
 	rc = (c->search ? posix_spawnp : posix_spawn)(
@@ -206,6 +238,8 @@ static void run(const struct call *c)
 		c->argv ? c->argv : probe_argv, c->null_envp ? NULL : child_env);
 	error = errno;
 	snapshot(&after);
+	while (filled > 0)
+		close(filler[--filled]);
 	calls++;
 	printf("spawn rc=%d", rc);
 	if (rc)
@@ -777,6 +811,54 @@ static void c_processes(void)
 	put_many("processes", PROCESSES * PER_THREAD);
 }
 
+/*
+ * tst-spawn3's setting: the fd table full up to the soft RLIMIT_NOFILE
+ * when the call is made (the report pipe below the limit), so the shim has
+ * no fd for its counts line. The line must still come, and the caller
+ * keep its limit and fds: an fd kept from load time would show as one fd
+ * fewer filled here and one more open at the end (wherever it is).
+ */
+static void c_table_full(void)
+{
+	struct rlimit limit;
+	int fds[4096], n;
+
+	getrlimit(RLIMIT_NOFILE, &limit);
+	limit.rlim_cur = REPORT_FD + 20 < limit.rlim_max ? REPORT_FD + 20 : limit.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &limit);
+	/* how many fds the caller has left: the same under glibc and the shim */
+	n = fill_table(fds, 4096);
+	printf("  fds free %d\n", n);
+	while (n > 0)
+		close(fds[--n]);
+	spawn_next(&(struct call){ .fill_fds = true });
+	spawn_next(&(struct call){ .fill_fds = true, .with_fa = true, .with_attr = true });
+}
+
+/* the same from 8 threads at once: every line comes, the limit stays */
+static void c_threads_table_full(void)
+{
+	struct rlimit before, after;
+	pthread_t thread[THREADS];
+	int fds[4096], n;
+
+	getrlimit(RLIMIT_NOFILE, &before);
+	before.rlim_cur = 64 < before.rlim_max ? 64 : before.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &before);
+	n = fill_table(fds, 4096);
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&thread[i], NULL, spawner, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(thread[i], NULL);
+	getrlimit(RLIMIT_NOFILE, &after);
+	printf("  fds free %d, limit %s\n", n,
+	       after.rlim_cur == before.rlim_cur && after.rlim_max == before.rlim_max ? "kept" :
+	       "changed");
+	while (n > 0)
+		close(fds[--n]);
+	put_many("threads", THREADS * PER_THREAD);
+}
+
 struct shim_case {
 	const char *name;
 	void (*run)(void);
@@ -818,6 +900,8 @@ static const struct shim_case cases[] = {
 	{ "pending_cancel", c_pending_cancel, "" },
 	{ "threads", c_threads, "" },
 	{ "processes", c_processes, "" },
+	{ "table_full", c_table_full, "" },
+	{ "threads_table_full", c_threads_table_full, "" },
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -831,6 +915,8 @@ static int run_case(const char *name)
 			return 2;
 		setvbuf(stdout, NULL, _IONBF, 0);
 		cases[i].run();
+		/* an fd the shim kept would be one more, wherever it is */
+		printf("fds open %d\n", open_fds());
 		printf("calls %d\n", calls);
 		return 0;
 	}
