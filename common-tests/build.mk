@@ -28,7 +28,7 @@ CORPUS_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(CORPUS_SRCS))
 PROGRAM_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard common-tests/programs/*.c))
 
 .PHONY: tests
-tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny bigbss backends run-corpus \
+tests: $(addprefix $(TESTS_OUT)/,libcompat.a corpus probe tiny bigbss backends run-corpus run-reachable \
 	pinned expected.txt guest-check)
 
 $(LIBCOMPAT_OBJS) $(PROGRAM_OBJS): $(TESTS_OBJ)/%.o: %.c | deps
@@ -55,7 +55,7 @@ $(TESTS_OUT)/probe $(TESTS_OUT)/tiny $(TESTS_OUT)/bigbss: $(TESTS_OUT)/%: $(TEST
 	@mkdir -p $(@D)
 	$(CC) -static -o $@ $<
 
-$(TESTS_OUT)/run-corpus $(TESTS_OUT)/pinned $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
+$(TESTS_OUT)/run-corpus $(TESTS_OUT)/run-reachable $(TESTS_OUT)/pinned $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@
