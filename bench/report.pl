@@ -43,6 +43,7 @@ sub us {
 }
 sub ratio { my ($a, $b) = @_; return (defined $a && defined $b && $b > 0) ? sprintf('%.2f', $a / $b) : '-' }
 sub pct { sprintf('%.2f %%', 100 * $_[0]) }
+sub median_of { my @v = sort { $a <=> $b } @_; return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2 }
 
 # --- the runs ------------------------------------------------------------------
 my %run;	# name -> { meta, rows{cell}{param}{method}{metric} = row hash, header, order }
@@ -482,6 +483,55 @@ if (@client_runs) {
 	}
 } else {
 	out("No real-client results (no `clients-*.tap` under results/: `run-clients` did not run).\n\n");
+}
+
+# GNU make end to end (vm/report: run-clients --time-make in the combined
+# release kernel): make-time/CONFIG/make-time.tsv, CONFIG wall-smp1,
+# wall-smp2, icount-smp1; per run, the median of its rounds and the ratio
+# to plain glibc's median in the same boot.
+my @make_configs = grep { -f "$dir/make-time/$_/make-time.tsv" } qw(wall-smp1 wall-smp2 icount-smp1);
+if (@make_configs) {
+	my %label = ('wall-smp1' => 'wall clock, 1 vCPU', 'wall-smp2' => 'wall clock, 2 vCPUs', 'icount-smp1' => 'icount, 1 vCPU');
+	my (@rows, $rounds);
+	for my $c (@make_configs) {
+		my @all = tsv_rows("$dir/make-time/$c/make-time.tsv");
+		my (%secs, %bad, @runs);
+		for my $r (@all) {
+			push @runs, $r->{run} unless exists $secs{$r->{run}};
+			$rounds = $r->{round} if !defined $rounds || $r->{round} > $rounds;
+			if ($r->{exit} eq '0' && $r->{outputs} ne 'differs' && ($r->{refused} eq '-' || $r->{refused} eq '0')) {
+				push @{$secs{$r->{run}}}, $r->{seconds};
+			} else {
+				$secs{$r->{run}} //= [];
+				$bad{$r->{run}} = $r->{refused} ne '-' && $r->{refused} > 0 ? "refused ($r->{refused} of its calls)" :
+					"failed (exit $r->{exit}, outputs $r->{outputs})";
+			}
+		}
+		my @g = @{$secs{glibc} // []};
+		my $gm = @g ? median_of(@g) : undef;
+		for my $run (@runs) {
+			my @v = @{$secs{$run}};
+			my $who = $run eq 'glibc' ? 'plain glibc' : "shim on `$run`";
+			if ($bad{$run} || !@v) {
+				push @rows, [$label{$c}, $who, $bad{$run} // 'no run', '-', '-', '-'];
+				next;
+			}
+			my $m = median_of(@v);
+			push @rows, [$label{$c}, $who, 'pass',
+				sprintf('%.2f', $m), sprintf('%.2f-%.2f', (sort { $a <=> $b } @v)[0, -1]),
+				$run eq 'glibc' ? '1.00' : ratio($m, $gm)];
+		}
+		push @client_findings, sprintf("GNU make's build (%s, combined release kernel): %s.", $label{$c},
+			join('; ', map { my $v = $secs{$_}; $bad{$_} ? "`$_` $bad{$_}" : @$v ? "`$_` " . ratio(median_of(@$v), $gm) . 'x plain glibc' : () }
+				grep { $_ ne 'glibc' } @runs)) if defined $gm;
+	}
+	out("### GNU make end to end\n\n",
+	    "`make -j4` on run-clients' generated build (200 targets of 3 recipe lines, 600 posix_spawn calls), in one boot of the ",
+	    "combined release kernel per configuration: plain glibc, then the shim in strict mode on each backend, interleaved, ",
+	    "$rounds rounds (`MAKE_TIME_REPS`); the time of a build is the guest's clock (/proc/uptime; under icount it counts ",
+	    "instructions, so it repeats). A build counts when it exits 0, its outputs equal that round's plain glibc build's and the ",
+	    "backend refused nothing. Median and range of the rounds; ratio: the median over plain glibc's in the same boot.\n\n");
+	table(['configuration', 'run', 'result', 'median s', 'range s', 'ratio to plain glibc'], @rows);
 }
 
 # --- cost of the kernel change ---------------------------------------------------------------------
