@@ -14,7 +14,8 @@
  * now and then an unknown clone_flags bit, a non-zero unused field,
  * IOSQE_ASYNC or IO_DRAIN, a personality, not at the head, not linked) and
  * up to 9 linked requests: those DESIGN.md allows after CLONE (NOP, also
- * with an injected result, OPENAT, OPENAT2, CLOSE, READ, WRITE, STATX,
+ * with an injected result, OPENAT, OPENAT2 (also onto a chosen fd,
+ * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
  * MKDIRAT, FSYNC, FIXED_FD_INSTALL, EXEC), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
  * it refuses (FILES_UPDATE, TIMEOUT, LINK_TIMEOUT, POLL_ADD and its
@@ -66,6 +67,7 @@
 
 #include <linux/openat2.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 
 #define MAX_SQES 10
@@ -484,11 +486,19 @@ static errset prep_nop(const struct fuzzer *f, int i, bool creds)
 	return f->c.q[i].sqe.nop_flags & ~IORING_NOP_INJECT_RESULT ? ES(EINVAL) : ES_NONE;
 }
 
+/* OPENAT's and OPENAT2's IORING_OPEN_FD_TARGET: file_index is a plain fd */
+static bool open_fd_target(const struct io_uring_sqe *s)
+{
+	return s->ioprio & IORING_OPEN_FD_TARGET;
+}
+
 static errset prep_open_common(const struct req *q, uint64_t flags)
 {
 	errset e = es_or(fixed_is_ebadf(&q->sqe), name_errors(q->path, false));
 
-	if (q->sqe.file_index && (flags & O_CLOEXEC))
+	if (q->sqe.ioprio & ~IORING_OPEN_FD_TARGET)
+		e = es_or(e, ES(EINVAL));
+	if (q->sqe.file_index && !open_fd_target(&q->sqe) && (flags & O_CLOEXEC))
 		e = es_or(e, ES(EINVAL));
 	return e;
 }
@@ -614,6 +624,8 @@ static struct want opened(struct model *m, const struct io_uring_sqe *s, int t, 
 
 	m->pend = (struct mfd){ .tgt = t, .opath = flags & O_PATH, .cloexec = flags & O_CLOEXEC,
 				.acc = flags & O_PATH ? 0 : acc == O_RDONLY ? A_R : acc == O_WRONLY ? A_W : A_R | A_W };
+	if (open_fd_target(s))
+		return w_val(slot); /* run_open() checked it */
 	if (!slot)
 		return w_val(lowest_free(m));
 	if (slot == IORING_FILE_INDEX_ALLOC) {
@@ -640,6 +652,15 @@ static struct want run_open(struct fuzzer *f, int i, uint64_t flags, uint64_t mo
 	if (two && ((res_flags & ~(uint64_t)0x3f) || (!(flags & O_CREAT) && mode) ||
 		    ((flags & O_PATH) && (flags & ~(uint64_t)O_PATH_FLAGS))))
 		return w_err(EINVAL);
+	if (open_fd_target(&q->sqe)) {
+		/* checked before the open: the limit (the spawned task's is ours) */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) || q->sqe.file_index >= rl.rlim_cur)
+			return w_err(EBADF);
+		if (q->sqe.file_index >= FUZZ_FDS)
+			return (struct want){ .any = true };
+	}
 	if (flags & O_PATH)
 		flags &= O_PATH_FLAGS;
 	creat = flags & O_CREAT;
@@ -907,7 +928,7 @@ static bool apply(struct fuzzer *f, int i, int res, char *why, size_t n)
 	case K_FD_INSTALL:
 		if (res < 0)
 			break;
-		if (q->kind == K_FD_INSTALL || !s->file_index)
+		if (q->kind == K_FD_INSTALL || !s->file_index || open_fd_target(s))
 			m->fd[res] = m->pend;
 		else if (s->file_index != IORING_FILE_INDEX_ALLOC)
 			m->slot[s->file_index - 1] = m->pend;
@@ -964,10 +985,10 @@ static const struct kind_row kinds[NKINDS] = {
 		    FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
 			    FB(F_ADDR3) | FB(F_PAD2),
 		    prep_nop, run_nop },
-	[K_OPENAT] = { "OPENAT", IORING_OP_OPENAT, true, false, false, FB(F_IOPRIO) | FB(F_BUF_INDEX),
+	[K_OPENAT] = { "OPENAT", IORING_OP_OPENAT, true, true, false, FB(F_BUF_INDEX),
 		       FB(F_OFF) | FB(F_ADDR3) | FB(F_PAD2), prep_openat, run_openat },
-	[K_OPENAT2] = { "OPENAT2", IORING_OP_OPENAT2, true, false, false,
-			FB(F_IOPRIO) | FB(F_BUF_INDEX), FB(F_OPFLAGS) | FB(F_ADDR3) | FB(F_PAD2),
+	[K_OPENAT2] = { "OPENAT2", IORING_OP_OPENAT2, true, true, false,
+			FB(F_BUF_INDEX), FB(F_OPFLAGS) | FB(F_ADDR3) | FB(F_PAD2),
 			prep_openat2, run_openat2 },
 	[K_CLOSE] = { "CLOSE", IORING_OP_CLOSE, true, false, false,
 		      FB(F_IOPRIO) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX),
@@ -1148,10 +1169,16 @@ static void gen_open(struct gen *g, struct req *q, int i, bool two)
 		if (chance(g->r, 3))
 			q->sqe.addr2 = 0;
 	}
-	if (!creating && chance(g->r, 12))
+	if (!creating && chance(g->r, 12)) {
 		q->sqe.file_index = (uint32_t)PICK(g->r, 1, 2, NSLOTS, NSLOTS + 1, IORING_FILE_INDEX_ALLOC);
-	else
+	} else if (chance(g->r, 12)) {
+		/* onto a chosen fd: a free one, one of ours, a ring's, beyond the limit */
+		q->sqe.ioprio = IORING_OPEN_FD_TARGET;
+		q->sqe.file_index = (uint32_t)PICK(g->r, 30, FD_NULL, FD_DATA, FD_WORK, FD_TINY,
+						   RING_FD + g->f->c.cfg, 1 << 20, -1);
+	} else {
 		opens_fd(g);
+	}
 }
 
 static void gen_close(struct gen *g, struct req *q)
@@ -1493,6 +1520,8 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		else
 			ADD(" how=NULL size=%u", s->len);
 		ADD(" file_index=%#x", s->file_index);
+		if (s->ioprio)
+			ADD(" ioprio=%#x", s->ioprio);
 		break;
 	case K_CLOSE:
 		ADD(" fd=%s file_index=%u", fd_name(s->fd, a, sizeof(a)), s->file_index);
@@ -1529,7 +1558,7 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		ADD(" %s=%#llx(unused)", field_names[q->poke],
 		    q->poke == F_OFF ? (unsigned long long)s->off : q->poke == F_ADDR ? (unsigned long long)s->addr
 		    : q->poke == F_ADDR3 ? (unsigned long long)s->addr3 : q->poke == F_PAD2 ? (unsigned long long)s->__pad2[0]
-		    : 0ULL);
+		    : q->poke == F_IOPRIO ? (unsigned long long)s->ioprio : 0ULL);
 #undef ADD
 }
 
