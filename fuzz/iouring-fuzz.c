@@ -1404,7 +1404,7 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	case K_CLONE:
 		io_uring_prep_clone(&q->sqe, chance(g->r, 40) ? IORING_CLONE_PIDFD : 0);
 		if (chance(g->r, 3))
-			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 2, 1U << 31);
+			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 1U << 3, 1U << 31);
 		break;
 	case K_NOP:
 		io_uring_prep_nop(&q->sqe);
@@ -1810,15 +1810,15 @@ static bool has_flag(const struct chain *c, unsigned flag)
 }
 
 /*
- * Does io-wq issue the CLONE? It does with IOSQE_ASYNC, with IO_DRAIN
- * anywhere in the chain (the core then forces the head async), and when
- * the last SQE still asks for a link (the core queues a link that the
- * submission leaves open to io-wq).
+ * Does io-wq issue the CLONE? It does with IOSQE_ASYNC and with IO_DRAIN
+ * anywhere in the chain (the core then forces the head async). A chain
+ * whose last SQE still asks for a link is ended by the submission, which
+ * issues its CLONE in the submitter (RFC v3's patch 24; before, the
+ * core queued such a link to io-wq).
  */
 static bool clone_via_iowq(const struct chain *c)
 {
-	return (c->q[0].sqe.flags & IOSQE_ASYNC) || has_flag(c, IOSQE_IO_DRAIN) ||
-	       (c->q[c->n - 1].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK));
+	return (c->q[0].sqe.flags & IOSQE_ASYNC) || has_flag(c, IOSQE_IO_DRAIN);
 }
 
 /*
