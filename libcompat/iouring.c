@@ -9,11 +9,20 @@
  * in the child (io_uring will not close a ring's fd); EBADF for an fd that
  * was not open is no error, as everywhere in libcompat.
  *
- * What io_uring can express as a linked request in the child is little:
- * of the actions, only close (IORING_OP_CLOSE acts on the spawned task's
- * file table). dup2, open onto a given fd, chdir, fchdir, close_range,
- * setsid, setpgid, sigmask, sigdefault and umask have no opcode: they are
- * refused with ENOTSUP through the capability query.
+ * Each action is a linked request that the spawned task issues, in list
+ * order (so any order of the actions is fine): close is IORING_OP_CLOSE,
+ * dup2 IORING_OP_DUP (with IORING_DUP_SAME for dup2(fd, fd), which clears
+ * FD_CLOEXEC), open IORING_OP_OPENAT with IORING_OPEN_FD_TARGET, chdir and
+ * fchdir IORING_OP_CHDIR, setsid IORING_OP_SETSID, setpgid
+ * IORING_OP_SETPGID(0, pgid), umask IORING_OP_UMASK, resetids
+ * IORING_OP_RESETIDS (series-iouring's parity operations, DESIGN.md). The
+ * signal actions are CLONE's: the last sigmask is the mask the program
+ * starts with (IORING_CLONE_SIGMASK), the sigdefault sets together are
+ * reset in the new process (IORING_CLONE_SIGDEFAULT). close_range,
+ * scheduling and tcsetpgrp have no request: they are refused with ENOTSUP
+ * through the capability query. A request that fails ends the chain
+ * (soft link) and names its action as the failing step, but a close,
+ * hard-linked: a close of an fd that is not open (EBADF) is no error.
  *
  * Each thread keeps one ring, made at its first spawn and grown when a
  * chain does not fit, as a long-lived io_uring user would, and with it the
@@ -54,11 +63,15 @@
 /* chain length: CLONE, actions, EXEC candidates */
 #define IOURING_MAX_CHAIN 1024
 
+/* the kernel's sigset_t, what CLONE's signal flags take in sqe->len */
+#define KERNEL_SIGSET_SIZE (_NSIG / 8)
+
 struct iouring_thread {
 	struct io_uring ring;
 	unsigned int entries;		/* the ring's size; 0: no ring */
 	unsigned long generation;	/* the fork_generation it was made in */
 	int *res;			/* a result per request of the chain */
+	size_t *action;			/* the action each request of the chain stands for */
 	char *paths;			/* the search's candidates */
 	size_t paths_size;
 };
@@ -89,6 +102,7 @@ static void thread_exit(void *arg)
 
 	drop_ring(t);
 	free(t->res);
+	free(t->action);
 	free(t->paths);
 	*t = (struct iouring_thread){ 0 };
 }
@@ -109,6 +123,7 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
 	unsigned int entries = 8;
+	size_t *action;
 	int *res, ret;
 
 	pthread_once(&once, init_once);
@@ -123,6 +138,10 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 	if (!res)
 		return ENOMEM;
 	t->res = res;
+	action = realloc(t->action, entries * sizeof(*action));
+	if (!action)
+		return ENOMEM;
+	t->action = action;
 	ret = io_uring_queue_init_params(entries, &t->ring, &p);
 	if (ret < 0)
 		return -ret;
@@ -139,9 +158,26 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 	return 0;
 }
 
+/*
+ * The series with the parity operations: every opcode that this
+ * <linux/io_uring.h> knows after EXEC (the actions' requests), and with
+ * them CLONE's signal flags.
+ */
 static bool iouring_probe(void)
 {
-	return iou_spawn_supported();
+	struct io_uring_probe *probe;
+	bool ok;
+
+	if (!iou_spawn_supported())
+		return false;
+	probe = io_uring_get_probe();
+	if (!probe)
+		return false;
+	ok = probe->last_op == IORING_OP_LAST - 1;
+	for (int op = IORING_OP_EXEC + 1; ok && op < IORING_OP_LAST; op++)
+		ok = io_uring_opcode_supported(probe, op);
+	io_uring_free_probe(probe);
+	return ok;
 }
 
 /* libcompat: an fd that can never be open is EBADF, one that is not, no error */
@@ -204,6 +240,62 @@ static void reap(int clone_res, bool pidfd)
 	}
 }
 
+/*
+ * The request that the spawned task issues for action a, linked to the
+ * next one; NULL for an action that CLONE's flags carry (sigmask,
+ * sigdefault). Actions that compat_check() lets through only.
+ */
+static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct compat_action *a)
+{
+	struct io_uring_sqe *sqe;
+
+	if (a->kind == COMPAT_SIGMASK || a->kind == COMPAT_SIGDEFAULT)
+		return NULL;
+	sqe = io_uring_get_sqe(ring);
+	switch (a->kind) {
+	case COMPAT_CLOSE:
+		io_uring_prep_close(sqe, a->fd);
+		/* a close of an fd that is not open (EBADF) must not stop the chain */
+		sqe->flags |= IOSQE_IO_HARDLINK;
+		return sqe;
+	case COMPAT_DUP2:
+		if (a->dup2.fd == a->dup2.target)
+			io_uring_prep_dup_same(sqe, a->dup2.fd, 0);
+		else
+			io_uring_prep_dup(sqe, a->dup2.fd, a->dup2.target, 0);
+		break;
+	case COMPAT_OPEN:
+		/* openat(2)'s rules: unknown flag bits ignored, the mode only to create */
+		io_uring_prep_openat_fd(sqe, a->open.dirfd, a->open.path, a->open.flags,
+					a->open.mode, a->open.target);
+		break;
+	case COMPAT_CHDIR:
+		io_uring_prep_chdir(sqe, a->path);
+		break;
+	case COMPAT_FCHDIR:
+		io_uring_prep_fchdir(sqe, a->fd);
+		break;
+	case COMPAT_SETSID:
+		io_uring_prep_setsid(sqe);
+		break;
+	case COMPAT_SETPGID:
+		io_uring_prep_setpgid(sqe, 0, a->pgid);
+		break;
+	case COMPAT_UMASK:
+		io_uring_prep_umask(sqe, a->umask & 0777);
+		break;
+	case COMPAT_RESETIDS:
+		io_uring_prep_resetids(sqe);
+		break;
+	default:
+		/* compat_check() refused the others */
+		io_uring_prep_nop(sqe);
+		break;
+	}
+	sqe->flags |= IOSQE_IO_LINK;
+	return sqe;
+}
+
 static void iouring_spawn(const struct compat_spawn *request, struct compat_result *result)
 {
 	struct iouring_thread *t = &self;
@@ -213,13 +305,28 @@ static void iouring_spawn(const struct compat_spawn *request, struct compat_resu
 	struct io_uring_cqe *cqe;
 	const char *candidate;
 	int attempts = 0;
+	bool want_mask = false, want_dfl = false;
+	sigset_t mask, dfl;
+	size_t reqs;
+
+	sigemptyset(&mask);
+	sigemptyset(&dfl);
 
 	for (i = 0; i < n; i++) {
-		/* compat_check() let only close through */
-		if (!fd_can_be_open(request->actions[i].fd)) {
+		const struct compat_action *a = &request->actions[i];
+
+		if (a->kind == COMPAT_CLOSE && !fd_can_be_open(a->fd)) {
 			result->error = EBADF;
 			result->step = (int)i;
 			return;
+		}
+		/* CLONE's flags: the last mask wins, the resets add up */
+		if (a->kind == COMPAT_SIGMASK) {
+			mask = a->signals;
+			want_mask = true;
+		} else if (a->kind == COMPAT_SIGDEFAULT) {
+			sigorset(&dfl, &dfl, &a->signals);
+			want_dfl = true;
 		}
 	}
 	if (n + 2 > IOURING_MAX_CHAIN) {
@@ -245,15 +352,27 @@ static void iouring_spawn(const struct compat_spawn *request, struct compat_resu
 again:
 	sqe = io_uring_get_sqe(&t->ring);
 	io_uring_prep_clone(sqe, request->want_pidfd ? IORING_CLONE_PIDFD : 0);
+	if (want_mask) {
+		sqe->clone_flags |= IORING_CLONE_SIGMASK;
+		sqe->addr = (uintptr_t)&mask;
+	}
+	if (want_dfl) {
+		sqe->clone_flags |= IORING_CLONE_SIGDEFAULT;
+		sqe->off = (uintptr_t)&dfl;
+	}
+	if (want_mask || want_dfl)
+		sqe->len = KERNEL_SIGSET_SIZE;
 	sqe->flags |= IOSQE_IO_LINK;
 	sqe->user_data = 0;
+	reqs = 0;
 	for (i = 0; i < n; i++) {
-		sqe = io_uring_get_sqe(&t->ring);
-		io_uring_prep_close(sqe, request->actions[i].fd);
-		/* a close of an fd that is not open (EBADF) must not stop the chain */
-		sqe->flags |= IOSQE_IO_HARDLINK;
-		sqe->user_data = 1 + i;
+		sqe = prep_action(&t->ring, &request->actions[i]);
+		if (!sqe)
+			continue;
+		t->action[reqs++] = i;
+		sqe->user_data = reqs;
 	}
+	total = 1 + reqs + execs;
 	candidate = t->paths;
 	for (i = 0; i < execs; i++) {
 		sqe = io_uring_get_sqe(&t->ring);
@@ -266,7 +385,7 @@ again:
 		}
 		if (i + 1 < execs)
 			sqe->flags |= IOSQE_IO_HARDLINK;
-		sqe->user_data = 1 + n + i;
+		sqe->user_data = 1 + reqs + i;
 	}
 	/* one io_uring_enter(): the chain, and its CQEs, all posted when the child is done */
 	ret = io_uring_submit_and_wait(&t->ring, (unsigned int)total);
@@ -308,19 +427,22 @@ again:
 		result->step = COMPAT_STEP_CREATE;
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < reqs; i++) {
+		size_t a = t->action[i];
 		int res = t->res[1 + i];
 
-		if (res < 0 && (res != -EBADF ||
-				close_was_open(request, i, request->want_pidfd ? clone_res : -1))) {
-			result->error = -res;
-			result->step = (int)i;
-			reap(clone_res, request->want_pidfd);
-			return;
-		}
+		if (res >= 0)
+			continue;
+		if (request->actions[a].kind == COMPAT_CLOSE && res == -EBADF &&
+		    !close_was_open(request, a, request->want_pidfd ? clone_res : -1))
+			continue;
+		result->error = -res;
+		result->step = (int)a;
+		reap(clone_res, request->want_pidfd);
+		return;
 	}
 	for (i = 0; i < execs; i++) {
-		if (t->res[1 + n + i] == 0) {
+		if (t->res[1 + reqs + i] == 0) {
 			if (request->want_pidfd) {
 				result->pidfd = clone_res;
 				result->pid = pidfd_to_pid(clone_res);
@@ -336,7 +458,7 @@ again:
 		bool denied = false;
 
 		for (i = 0; i < execs && !error; i++) {
-			int e = -t->res[1 + n + i];
+			int e = -t->res[1 + reqs + i];
 
 			if (request->exec_mode != COMPAT_EXEC_SEARCH || !compat_search_continues(e))
 				error = e;
@@ -352,7 +474,13 @@ again:
 
 const struct compat_backend compat_backend_iouring = {
 	.name = "iouring",
-	.features = COMPAT_HAS(COMPAT_FEAT_CLOSE) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
+	.features = COMPAT_HAS(COMPAT_FEAT_CLOSE) | COMPAT_HAS(COMPAT_FEAT_DUP2) |
+		    COMPAT_HAS(COMPAT_FEAT_OPEN) | COMPAT_HAS(COMPAT_FEAT_OPEN_AT) |
+		    COMPAT_HAS(COMPAT_FEAT_CHDIR) | COMPAT_HAS(COMPAT_FEAT_FCHDIR) |
+		    COMPAT_HAS(COMPAT_FEAT_SETSID) | COMPAT_HAS(COMPAT_FEAT_SETPGID) |
+		    COMPAT_HAS(COMPAT_FEAT_ANY_ORDER) | COMPAT_HAS(COMPAT_FEAT_SIGMASK) |
+		    COMPAT_HAS(COMPAT_FEAT_SIGDEFAULT) | COMPAT_HAS(COMPAT_FEAT_UMASK) |
+		    COMPAT_HAS(COMPAT_FEAT_RESETIDS) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
 		    COMPAT_HAS(COMPAT_FEAT_SEARCH) | COMPAT_HAS(COMPAT_FEAT_SEARCH_STRING) |
 		    COMPAT_HAS(COMPAT_FEAT_PIDFD) | COMPAT_HAS(COMPAT_FEAT_FAILED_STEP),
 	.probe = iouring_probe,
