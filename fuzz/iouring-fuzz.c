@@ -16,7 +16,9 @@
  * up to 9 linked requests: those DESIGN.md allows after CLONE (NOP, also
  * with an injected result, OPENAT, OPENAT2 (also onto a chosen fd,
  * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
- * MKDIRAT, FSYNC, FIXED_FD_INSTALL, EXEC), with fixed files, odd flags, bad
+ * MKDIRAT, FSYNC, FIXED_FD_INSTALL, DUP (and IORING_DUP_SAME), the
+ * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, and EXEC; CLONE now
+ * and then with IORING_CLONE_SIGMASK and IORING_CLONE_SIGDEFAULT), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
  * it refuses (FILES_UPDATE, TIMEOUT, LINK_TIMEOUT, POLL_ADD and its
  * multishot, READ_MULTISHOT, ASYNC_CANCEL, MSG_RING, WAITID, ACCEPT, TEE, an
@@ -33,7 +35,9 @@
  * request in its chain, the rest -ECANCELED; else CLONE gives the child's
  * pid (or a pidfd: the caller's lowest free fd) and the spawned task runs
  * the rest in order, each request's result from a model of the child's fd
- * table, the ring's fixed files and the work directory, until a failure
+ * table, the ring's fixed files and the work directory (and the task's
+ * session, group and umask; a CHDIR that leaves the work directory ends
+ * the model for the rest of the chain), until a failure
  * that is not hard-linked, an -EAGAIN or a successful EXEC cancels what
  * follows (-ECANCELED). After every chain it checks:
  *   1. one CQE per SQE arrives within CHAIN_TIMEOUT_MS, in chain order
@@ -141,7 +145,10 @@ static const char *const field_names[] = { "fd", "ioprio", "off", "addr", "len",
 
 enum kind {
 	K_CLONE, K_NOP, K_OPENAT, K_OPENAT2, K_CLOSE, K_READ, K_WRITE, K_STATX, K_MKDIRAT,
-	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL, K_EXEC,
+	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL,
+	/* series-iouring's parity operations: DUP, then those valid only in a chain */
+	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK,
+	K_EXEC,
 	/* refused after CLONE (their prep passes) */
 	K_TIMEOUT, K_LINK_TIMEOUT, K_POLL, K_POLL_MULTI, K_CANCEL, K_MSG_RING, K_WAITID,
 	K_ACCEPT, K_TEE, K_READ_MULTI, K_BAD_OPCODE,
@@ -287,6 +294,10 @@ struct model {
 	struct mfd pend_slots[NSLOTS];
 	bool pend_new, pend_newdir;
 	int status; /* EXEC */
+	/* SETSID, SETPGID, UMASK, CHDIR: the task's session and group, umask */
+	bool sess_leader, grp_leader;
+	unsigned umask;
+	bool lost; /* a CHDIR moved the cwd: what follows is not modelled */
 };
 
 /* ---- per-thread state ---- */
@@ -304,6 +315,7 @@ struct arena {
 	char *envp[2];
 	struct __kernel_timespec ts;
 	siginfo_t si;
+	sigset_t sigs[2]; /* CLONE's: the program's mask, the signals reset */
 };
 
 struct ringslot {
@@ -473,7 +485,11 @@ static errset prep_clone(const struct fuzzer *f, int i, bool creds)
 	 * async before its prep), is refused at prep; IO_DRAIN later in the
 	 * chain marks the head only after its prep, and CLONE fails at issue.
 	 */
-	bool bad = (s->clone_flags & ~IORING_CLONE_PIDFD) || creds ||
+	unsigned sigs = s->clone_flags & (IORING_CLONE_SIGMASK | IORING_CLONE_SIGDEFAULT);
+	/* the signal flags' sets: valid, of the kernel's size (gen_req()) */
+	bool bad = (s->clone_flags & ~(IORING_CLONE_PIDFD | IORING_CLONE_SIGMASK |
+				       IORING_CLONE_SIGDEFAULT)) || creds ||
+		   (sigs && s->len != _NSIG / 8) ||
 		   (s->flags & (IOSQE_FIXED_FILE | IOSQE_ASYNC | IOSQE_IO_DRAIN)) ||
 		   !(s->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK)) || i > 0;
 
@@ -911,6 +927,127 @@ static struct want run_exec(struct fuzzer *f, int i)
 	return w_val(0);
 }
 
+/* ---- the parity operations ---- */
+
+/* DUP: dup3()'s flags, IORING_DUP_SAME in ioprio; both fds the task's own */
+static errset prep_dup(const struct fuzzer *f, int i, bool creds)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	errset e = fixed_is_ebadf(s);
+
+	if (creds || (s->ioprio & ~IORING_DUP_SAME) || (s->dup_flags & ~O_CLOEXEC) ||
+	    ((uint32_t)s->fd == s->len && !(s->ioprio & IORING_DUP_SAME)))
+		e = es_or(e, ES(EINVAL));
+	return e;
+}
+
+static struct want run_dup(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	const struct mfd *d = fd_of(&f->m, s->fd);
+	struct rlimit rl;
+
+	if (!d)
+		return w_err(EBADF);
+	if ((uint32_t)s->fd != s->len &&
+	    (getrlimit(RLIMIT_NOFILE, &rl) || s->len >= rl.rlim_cur))
+		return w_err(EBADF);
+	if (s->len >= FUZZ_FDS)
+		return (struct want){ .any = true };
+	/* a ring's fd is replaced in a chain; DUP_SAME keeps the file */
+	f->m.pend = *d;
+	f->m.pend.cloexec = s->dup_flags & O_CLOEXEC;
+	return w_val(s->len);
+}
+
+/*
+ * The requests valid only in a CLONE chain: -EINVAL at prep unless the
+ * chain has a CLONE at its head; no personality; IOSQE_FIXED_FILE is
+ * -EBADF for CHDIR (its fd is the task's), -EINVAL for the others.
+ */
+static errset prep_chain_only(const struct fuzzer *f, int i, bool creds)
+{
+	const struct chain *c = &f->c;
+	const struct io_uring_sqe *s = &c->q[i].sqe;
+	bool in_chain = c->q[0].kind == K_CLONE;
+	errset e = ES_NONE;
+
+	for (int j = 0; j < i; j++)
+		in_chain = in_chain && (c->q[j].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK));
+	if (!in_chain || creds)
+		e = ES(EINVAL);
+	if (s->flags & IOSQE_FIXED_FILE)
+		e = es_or(e, c->q[i].kind == K_CHDIR ? ES(EBADF) : ES(EINVAL));
+	if (c->q[i].kind == K_UMASK && (s->len & ~0777U))
+		e = es_or(e, ES(EINVAL));
+	if (c->q[i].kind == K_CHDIR && s->addr && s->fd != AT_FDCWD)
+		e = es_or(e, ES(EINVAL));
+	return e;
+}
+
+/* the fuzzer runs as root, with the same real and effective ids */
+static struct want run_resetids(struct fuzzer *f, int i)
+{
+	(void)f, (void)i;
+	return w_val(0);
+}
+
+/* the task leads no group at first; its sid is its pid, which CLONE gave */
+static struct want run_setsid(struct fuzzer *f, int i)
+{
+	const struct chain *c = &f->c;
+
+	(void)i;
+	if (f->m.grp_leader)
+		return w_err(EPERM);
+	if (c->q[c->clone].sqe.clone_flags & IORING_CLONE_PIDFD)
+		return w_range(1, INT_MAX);
+	return w_val(f->res[c->clone]);
+}
+
+/* setpgid(0, 0), of a bad group (EINVAL), of the fuzzer (not a child: ESRCH) */
+static struct want run_setpgid(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+
+	if ((int)s->len < 0)
+		return w_err(EINVAL);
+	if (s->fd)
+		return w_err(ESRCH);
+	return f->m.sess_leader ? w_err(EPERM) : w_val(0);
+}
+
+/* chdir(path) or fchdir(fd); one that moves the cwd elsewhere ends the model */
+static struct want run_chdir(struct fuzzer *f, int i)
+{
+	const struct req *q = &f->c.q[i];
+	const struct mfd *d;
+	int t, dir;
+
+	if (q->sqe.addr) {
+		t = resolve(&f->m, AT_FDCWD, q->path, false, true, &dir);
+		if (t < 0)
+			return w_err(-t);
+	} else {
+		d = fd_of(&f->m, q->sqe.fd);
+		if (!d)
+			return w_err(EBADF);
+		t = d->tgt;
+	}
+	if (t == TG_WORK)
+		return w_val(0);
+	if (!tg_dir(t))
+		return w_err(ENOTDIR);
+	f->m.lost = true;
+	return w_val(0);
+}
+
+static struct want run_umask(struct fuzzer *f, int i)
+{
+	(void)i;
+	return w_val(f->m.umask);
+}
+
 /*
  * The model's state after request i gave res, which it allowed; false (why
  * says why) if res is still wrong: an allocated fixed-file slot that was
@@ -940,6 +1077,21 @@ static bool apply(struct fuzzer *f, int i, int res, char *why, size_t n)
 		break;
 	case K_MKDIRAT:
 		m->made_newdir |= res == 0 && m->pend_newdir;
+		break;
+	case K_DUP:
+		if (res >= 0 && res < FUZZ_FDS)
+			m->fd[res] = m->pend;
+		break;
+	case K_SETSID:
+		if (res > 0)
+			m->sess_leader = m->grp_leader = true;
+		break;
+	case K_SETPGID:
+		m->grp_leader |= res == 0;
+		break;
+	case K_UMASK:
+		if (res >= 0)
+			m->umask = s->len;
 		break;
 	case K_CLOSE:
 		if (res == 0 && s->file_index)
@@ -1014,6 +1166,30 @@ static const struct kind_row kinds[NKINDS] = {
 			   FB(F_IOPRIO) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_BUF_INDEX) |
 				   FB(F_FILE_INDEX) | FB(F_ADDR3),
 			   FB(F_PAD2), prep_fd_install, run_fd_install },
+	[K_DUP] = { "DUP", IORING_OP_DUP, true, true, false,
+		    FB(F_OFF) | FB(F_ADDR) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) |
+			    FB(F_PAD2),
+		    0, prep_dup, run_dup },
+	[K_RESETIDS] = { "RESETIDS", IORING_OP_RESETIDS, true, false, false,
+			 FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) |
+				 FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			 0, prep_chain_only, run_resetids },
+	[K_SETSID] = { "SETSID", IORING_OP_SETSID, true, false, false,
+		       FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) |
+			       FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+		       0, prep_chain_only, run_setsid },
+	[K_SETPGID] = { "SETPGID", IORING_OP_SETPGID, true, false, false,
+			FB(F_OFF) | FB(F_ADDR) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+				FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			0, prep_chain_only, run_setpgid },
+	[K_CHDIR] = { "CHDIR", IORING_OP_CHDIR, true, false, false,
+		      FB(F_OFF) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
+			      FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_chdir },
+	[K_UMASK] = { "UMASK", IORING_OP_UMASK, true, false, false,
+		      FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+			      FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_umask },
 	[K_EXEC] = { "EXEC", IORING_OP_EXEC, true, false, false,
 		     FB(F_IOPRIO) | FB(F_LEN) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX), FB(F_PAD2),
 		     prep_exec, run_exec },
@@ -1289,6 +1465,37 @@ static void gen_fd_install(struct gen *g, struct req *q)
 	opens_fd(g);
 }
 
+static void gen_dup(struct gen *g, struct req *q)
+{
+	int oldfd = pick_fd(g);
+	/* onto a free fd, one of ours, a ring's, the old one, beyond the limit */
+	int newfd = chance(g->r, 15) ? oldfd :
+		    (int)PICK(g->r, 1, 30, 31, FD_NULL, FD_DATA, FD_WORK, FD_TINY,
+			      RING_FD + g->f->c.cfg, 1 << 30, -1);
+
+	io_uring_prep_dup(&q->sqe, oldfd, newfd, chance(g->r, 30) ? O_CLOEXEC : 0);
+	if (newfd == oldfd ? chance(g->r, 90) : chance(g->r, 10))
+		q->sqe.ioprio = IORING_DUP_SAME;
+	if (chance(g->r, 3))
+		q->sqe.dup_flags |= O_NONBLOCK;
+	if (chance(g->r, 2))
+		q->sqe.ioprio |= 2;
+}
+
+/* CHDIR that stays in the work directory, fails, or (rarely) moves */
+static void gen_chdir(struct gen *g, struct req *q)
+{
+	if (chance(g->r, 50)) {
+		q->path = (int)PICK(g->r, PA_DOT, PA_DOT, PA_MISSING, PA_DATA, PA_NOTDIR, PA_SUB);
+		io_uring_prep_chdir(&q->sqe, g->f->ar.path[q->path]);
+		if (chance(g->r, 5))
+			q->sqe.fd = FD_WORK;
+	} else {
+		io_uring_prep_fchdir(&q->sqe, (int)PICK(g->r, FD_WORK, FD_WORK, FD_DATA, FD_NULL,
+							FD_CLOSED, -1, FD_SUB));
+	}
+}
+
 static void gen_exec(struct gen *g, struct req *q, int i)
 {
 	struct arena *ar = &g->f->ar;
@@ -1374,14 +1581,18 @@ static void gen_flags(struct gen *g, struct req *q, bool last)
 	if (chance(g->r, 3))
 		s->personality = chance(g->r, 70) ? g->f->c.personality : 999;
 	if (chance(g->r, q->kind == K_CLONE ? 6 : 4))
-		poke(g, q, k->zero | k->ignored);
+		poke(g, q, (k->zero | k->ignored) &
+			   ~(q->kind == K_CLONE && (s->clone_flags & (IORING_CLONE_SIGMASK |
+								       IORING_CLONE_SIGDEFAULT)) ?
+				     FB(F_ADDR) | FB(F_OFF) | FB(F_LEN) : 0));
 }
 
 /* FILES_UPDATE is refused after CLONE: rare, so that most chains run */
 static const uint8_t body_weights[K_EXEC + 1] = {
 	[K_CLONE] = 1, [K_NOP] = 8, [K_OPENAT] = 10, [K_OPENAT2] = 4, [K_CLOSE] = 8,
 	[K_READ] = 8, [K_WRITE] = 6, [K_STATX] = 6, [K_MKDIRAT] = 4, [K_FSYNC] = 3,
-	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_EXEC] = 24,
+	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_DUP] = 6, [K_RESETIDS] = 2, [K_SETSID] = 2,
+	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_EXEC] = 24,
 };
 
 static int pick_kind(struct gen *g)
@@ -1405,6 +1616,13 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 		io_uring_prep_clone(&q->sqe, chance(g->r, 40) ? IORING_CLONE_PIDFD : 0);
 		if (chance(g->r, 3))
 			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 1U << 3, 1U << 31);
+		/* the program's mask, signals reset: valid sets (check 4: not ours) */
+		if (chance(g->r, 15))
+			io_uring_prep_clone_sigs(&q->sqe, q->sqe.clone_flags, &g->f->ar.sigs[0],
+						 chance(g->r, 50) ? &g->f->ar.sigs[1] : NULL);
+		else if (chance(g->r, 5))
+			io_uring_prep_clone_sigs(&q->sqe, q->sqe.clone_flags, NULL,
+						 &g->f->ar.sigs[1]);
 		break;
 	case K_NOP:
 		io_uring_prep_nop(&q->sqe);
@@ -1425,6 +1643,17 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	case K_FSYNC: gen_fsync(g, q); break;
 	case K_FILES_UPDATE: gen_files_update(g, q, i); break;
 	case K_FD_INSTALL: gen_fd_install(g, q); break;
+	case K_DUP: gen_dup(g, q); break;
+	case K_RESETIDS: io_uring_prep_resetids(&q->sqe); break;
+	case K_SETSID: io_uring_prep_setsid(&q->sqe); break;
+	case K_SETPGID:
+		io_uring_prep_setpgid(&q->sqe, chance(g->r, 10) ? getpid() : 0,
+				      chance(g->r, 10) ? -1 : 0);
+		break;
+	case K_CHDIR: gen_chdir(g, q); break;
+	case K_UMASK:
+		io_uring_prep_umask(&q->sqe, (mode_t)PICK(g->r, 022, 077, 0, 0777, 01022));
+		break;
 	case K_EXEC: gen_exec(g, q, i); break;
 	default: gen_refused(g, q);
 	}
@@ -1504,6 +1733,28 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 	switch (q->kind) {
 	case K_CLONE:
 		ADD(" clone_flags=%#x", s->clone_flags);
+		if (s->clone_flags & (IORING_CLONE_SIGMASK | IORING_CLONE_SIGDEFAULT))
+			ADD(" mask=%s dfl=%s len=%u", s->addr ? "{USR2}" : "-",
+			    s->off ? "{TERM,PIPE}" : "-", s->len);
+		break;
+	case K_DUP:
+		ADD(" old=%s new=%u flags=%#x ioprio=%#x", fd_name(s->fd, a, sizeof(a)), s->len,
+		    s->dup_flags, s->ioprio);
+		break;
+	case K_SETPGID:
+		ADD(" pid=%d pgid=%d", s->fd, (int)s->len);
+		break;
+	case K_CHDIR:
+		if (s->addr)
+			ADD(" fd=%s path=%s", fd_name(s->fd, a, sizeof(a)), path_names[q->path]);
+		else
+			ADD(" fchdir fd=%s", fd_name(s->fd, a, sizeof(a)));
+		break;
+	case K_UMASK:
+		ADD(" mask=%#o", s->len);
+		break;
+	case K_RESETIDS:
+	case K_SETSID:
 		break;
 	case K_NOP:
 		ADD(" nop_flags=%#x len=%d", s->nop_flags, (int)s->len);
@@ -1789,6 +2040,7 @@ static void model_init(struct fuzzer *f)
 	struct model *m = &f->m;
 
 	memset(m, 0, sizeof(*m));
+	m->umask = f->before.umask;
 	for (int fd = 0; fd < FUZZ_FDS; fd++) {
 		if (!f->before.open[fd])
 			continue;
@@ -1900,13 +2152,16 @@ static int model_chain(struct fuzzer *f, int *status, int *bad, char *why, size_
 
 		if (f->res[0] < 0 || stopped) {
 			f->w[i] = w_err(ECANCELED);
+		} else if (f->m.lost) {
+			f->w[i] = (struct want){ .any = true };
 		} else {
 			f->m.pend_new = f->m.pend_newdir = false;
 			f->w[i] = kinds[q->kind].run(f, i);
 		}
 		if (!f->have[i])
 			return CH_ANY;
-		if (!w_has(&f->w[i], res) || (!stopped && f->res[0] >= 0 && !apply(f, i, res, why, n))) {
+		if (!w_has(&f->w[i], res) ||
+		    (!stopped && f->res[0] >= 0 && !f->m.lost && !apply(f, i, res, why, n))) {
 			*bad = i;
 			return CH_ANY;
 		}
@@ -1917,7 +2172,7 @@ static int model_chain(struct fuzzer *f, int *status, int *bad, char *why, size_
 			stopped = !(q->sqe.flags & IOSQE_IO_HARDLINK) || res == -EAGAIN;
 		} else if (q->kind == K_EXEC) {
 			stopped = true;
-			child = CH_EXIT;
+			child = f->m.lost ? CH_ANY : CH_EXIT;
 			*status = f->m.status;
 		}
 	}
@@ -2373,6 +2628,13 @@ static void arena_init(struct fuzzer *f)
 	ar->path[PA_ABS_DATA] = ar->abs_data;
 	ar->path[PA_EMPTY] = "";
 	ar->path[PA_LONG] = ar->longpath;
+	/* CLONE's sets: SIGUSR2 blocked; SIGTERM and SIGPIPE, which we ignore, reset */
+	sigemptyset(&ar->sigs[0]);
+	sigaddset(&ar->sigs[0], SIGUSR2);
+	sigaddset(&ar->sigs[0], SIGKILL);
+	sigemptyset(&ar->sigs[1]);
+	sigaddset(&ar->sigs[1], SIGTERM);
+	sigaddset(&ar->sigs[1], SIGPIPE);
 	ar->path[PA_NULL] = NULL;
 	ar->envp[0] = "FUZZ=1";
 	ar->envp[1] = NULL;
