@@ -16,7 +16,8 @@
  * up to 9 linked requests: those DESIGN.md allows after CLONE (NOP, also
  * with an injected result, OPENAT, OPENAT2 (also onto a chosen fd,
  * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
- * MKDIRAT, FSYNC, FIXED_FD_INSTALL, DUP (and IORING_DUP_SAME), the
+ * MKDIRAT, FSYNC, FIXED_FD_INSTALL, CLOSE of a range (IORING_CLOSE_RANGE),
+ * DUP (and IORING_DUP_SAME), the
  * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, and EXEC; CLONE now
  * and then with IORING_CLONE_SIGMASK and IORING_CLONE_SIGDEFAULT), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
@@ -69,6 +70,7 @@
 #include "../common-tests/iouring-spawn.h"
 #include "fuzz.h"
 
+#include <linux/close_range.h>
 #include <linux/openat2.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -542,12 +544,25 @@ static errset prep_openat2(const struct fuzzer *f, int i, bool creds)
 	return prep_open_common(q, how->flags);
 }
 
+/* CLOSE's IORING_CLOSE_RANGE: fd to len, close_range()'s flags */
+static bool close_range_req(const struct io_uring_sqe *s)
+{
+	return s->ioprio & IORING_CLOSE_RANGE;
+}
+
 static errset prep_close(const struct fuzzer *f, int i, bool creds)
 {
 	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	errset e = fixed_is_ebadf(s);
 
 	(void)creds;
-	return es_or(fixed_is_ebadf(s), s->file_index && s->fd ? ES(EINVAL) : ES_NONE);
+	if (s->ioprio & ~IORING_CLOSE_RANGE)
+		e = es_or(e, ES(EINVAL));
+	if (!close_range_req(s))
+		return es_or(e, s->file_index && s->fd ? ES(EINVAL) : ES_NONE);
+	if (s->file_index || (s->close_flags & ~CLOSE_RANGE_CLOEXEC) || (uint32_t)s->fd > s->len)
+		e = es_or(e, ES(EINVAL));
+	return e;
 }
 
 /* the buffer is imported at prep, unless the kernel picks one at issue */
@@ -718,6 +733,10 @@ static struct want run_openat2(struct fuzzer *f, int i)
 static struct want run_close(struct fuzzer *f, int i)
 {
 	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+
+	/* the spawned task's own table: all of the range, rings' fds too */
+	if (close_range_req(s))
+		return w_val(0);
 
 	if (s->file_index) {
 		uint32_t slot = s->file_index - 1;
@@ -1094,7 +1113,14 @@ static bool apply(struct fuzzer *f, int i, int res, char *why, size_t n)
 			m->umask = s->len;
 		break;
 	case K_CLOSE:
-		if (res == 0 && s->file_index)
+		if (res == 0 && close_range_req(s)) {
+			for (uint32_t fd = (uint32_t)s->fd; fd < FUZZ_FDS && fd <= s->len; fd++) {
+				if (!(s->close_flags & CLOSE_RANGE_CLOEXEC))
+					m->fd[fd] = (struct mfd){ 0 };
+				else if (m->fd[fd].tgt != TG_NONE)
+					m->fd[fd].cloexec = true;
+			}
+		} else if (res == 0 && s->file_index)
 			m->slot[s->file_index - 1] = (struct mfd){ 0 };
 		else if (res == 0)
 			m->fd[s->fd] = (struct mfd){ 0 };
@@ -1142,8 +1168,8 @@ static const struct kind_row kinds[NKINDS] = {
 	[K_OPENAT2] = { "OPENAT2", IORING_OP_OPENAT2, true, true, false,
 			FB(F_BUF_INDEX), FB(F_OPFLAGS) | FB(F_ADDR3) | FB(F_PAD2),
 			prep_openat2, run_openat2 },
-	[K_CLOSE] = { "CLOSE", IORING_OP_CLOSE, true, false, false,
-		      FB(F_IOPRIO) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX),
+	[K_CLOSE] = { "CLOSE", IORING_OP_CLOSE, true, true, false,
+		      FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX),
 		      FB(F_ADDR3) | FB(F_PAD2), prep_close, run_close },
 	[K_READ] = { "READ", IORING_OP_READ, true, true, true, 0,
 		     FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2), prep_rw, run_read },
@@ -1359,7 +1385,19 @@ static void gen_open(struct gen *g, struct req *q, int i, bool two)
 
 static void gen_close(struct gen *g, struct req *q)
 {
-	if (chance(g->r, 15)) {
+	if (chance(g->r, 12)) {
+		/* a range: of free fds, ours, a ring's, to the last fd; inverted */
+		uint32_t first = (uint32_t)PICK(g->r, FD_FREE, FD_PIPE_R, FD_SUB, 20,
+						RING_FD + g->f->c.cfg, 0),
+			 last = (uint32_t)PICK(g->r, first, first + 3, 30, ~0U, first - 1);
+
+		io_uring_prep_close_range(&q->sqe, first, last,
+					  chance(g->r, 30) ? CLOSE_RANGE_CLOEXEC : 0);
+		if (chance(g->r, 3))
+			q->sqe.close_flags |= CLOSE_RANGE_UNSHARE;
+		if (chance(g->r, 3))
+			q->sqe.file_index = 1;
+	} else if (chance(g->r, 15)) {
 		io_uring_prep_close_direct(&q->sqe, below(g->r, NSLOTS + 1));
 		if (chance(g->r, 10))
 			q->sqe.fd = FD_NULL;
@@ -1584,7 +1622,9 @@ static void gen_flags(struct gen *g, struct req *q, bool last)
 		poke(g, q, (k->zero | k->ignored) &
 			   ~(q->kind == K_CLONE && (s->clone_flags & (IORING_CLONE_SIGMASK |
 								       IORING_CLONE_SIGDEFAULT)) ?
-				     FB(F_ADDR) | FB(F_OFF) | FB(F_LEN) : 0));
+				     FB(F_ADDR) | FB(F_OFF) | FB(F_LEN) :
+			     q->kind == K_CLOSE && close_range_req(s) ?
+				     FB(F_LEN) | FB(F_OPFLAGS) : 0));
 }
 
 /* FILES_UPDATE is refused after CLONE: rare, so that most chains run */
@@ -1776,6 +1816,8 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		break;
 	case K_CLOSE:
 		ADD(" fd=%s file_index=%u", fd_name(s->fd, a, sizeof(a)), s->file_index);
+		if (s->ioprio)
+			ADD(" ioprio=%#x last=%u close_flags=%#x", s->ioprio, s->len, s->close_flags);
 		break;
 	case K_READ:
 	case K_WRITE:

@@ -18,9 +18,11 @@
  * IORING_OP_RESETIDS (series-iouring's parity operations, DESIGN.md). The
  * signal actions are CLONE's: the last sigmask is the mask the program
  * starts with (IORING_CLONE_SIGMASK), the sigdefault sets together are
- * reset in the new process (IORING_CLONE_SIGDEFAULT). close_range,
- * scheduling and tcsetpgrp have no request: they are refused with ENOTSUP
- * through the capability query. A request that fails ends the chain
+ * reset in the new process (IORING_CLONE_SIGDEFAULT), close_range is
+ * IORING_OP_CLOSE with IORING_CLOSE_RANGE. Scheduling and tcsetpgrp have
+ * no request: they are refused with ENOTSUP through the capability query.
+ * A request refused at submission cancels the whole chain, CLONE
+ * included: its own CQE names the failing action. A request that fails ends the chain
  * (soft link) and names its action as the failing step, but a close,
  * hard-linked: a close of an fd that is not open (EBADF) is no error.
  *
@@ -287,6 +289,10 @@ static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct comp
 	case COMPAT_RESETIDS:
 		io_uring_prep_resetids(sqe);
 		break;
+	case COMPAT_CLOSE_RANGE:
+		io_uring_prep_close_range(sqe, a->close_range.first, a->close_range.last,
+					  a->close_range.flags);
+		break;
 	default:
 		/* compat_check() refused the others */
 		io_uring_prep_nop(sqe);
@@ -423,6 +429,19 @@ again:
 		goto again;
 	}
 	if (clone_res < 0) {
+		/*
+		 * A request refused at submission (a range whose first fd is
+		 * above its last, an empty path to open) fails the whole chain:
+		 * CLONE and the others are cancelled, it alone has its error.
+		 * Nothing was spawned.
+		 */
+		for (i = 0; clone_res == -ECANCELED && i < reqs; i++) {
+			if (t->res[1 + i] < 0 && t->res[1 + i] != -ECANCELED) {
+				result->error = -t->res[1 + i];
+				result->step = (int)t->action[i];
+				return;
+			}
+		}
 		result->error = -clone_res;
 		result->step = COMPAT_STEP_CREATE;
 		return;
@@ -476,6 +495,7 @@ const struct compat_backend compat_backend_iouring = {
 	.name = "iouring",
 	.features = COMPAT_HAS(COMPAT_FEAT_CLOSE) | COMPAT_HAS(COMPAT_FEAT_DUP2) |
 		    COMPAT_HAS(COMPAT_FEAT_OPEN) | COMPAT_HAS(COMPAT_FEAT_OPEN_AT) |
+		    COMPAT_HAS(COMPAT_FEAT_CLOSE_FROM) | COMPAT_HAS(COMPAT_FEAT_CLOSE_RANGE) |
 		    COMPAT_HAS(COMPAT_FEAT_CHDIR) | COMPAT_HAS(COMPAT_FEAT_FCHDIR) |
 		    COMPAT_HAS(COMPAT_FEAT_SETSID) | COMPAT_HAS(COMPAT_FEAT_SETPGID) |
 		    COMPAT_HAS(COMPAT_FEAT_ANY_ORDER) | COMPAT_HAS(COMPAT_FEAT_SIGMASK) |

@@ -867,7 +867,7 @@ struct shim_case {
 
 /*
  * clone-actions can express everything (as vfork); iouring all but
- * close_range, tcsetpgrp and scheduling (series-iouring at parity)
+ * tcsetpgrp and scheduling (series-iouring at parity)
  */
 static const struct shim_case cases[] = {
 	{ "plain", c_plain, "" },
@@ -881,7 +881,7 @@ static const struct shim_case cases[] = {
 	{ "open_cloexec_dropped", c_open_cloexec_dropped, "" },
 	{ "open_cloexec_kept", c_open_cloexec_kept, "posix" },
 	{ "chdir", c_chdir, "" },
-	{ "closefrom", c_closefrom, "iouring" },
+	{ "closefrom", c_closefrom, "" },
 	{ "tcsetpgrp_not_a_tty", c_tcsetpgrp_not_a_tty, "iouring" },
 	{ "session_and_group", c_session_and_group, "" },
 	{ "caller_signals", c_caller_signals, "" },
