@@ -18,7 +18,7 @@
  * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
  * MKDIRAT, FSYNC, FIXED_FD_INSTALL, CLOSE of a range (IORING_CLOSE_RANGE),
  * DUP (and IORING_DUP_SAME), the
- * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, and EXEC; CLONE now
+ * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, SCHED, and EXEC; CLONE now
  * and then with IORING_CLONE_SIGMASK and IORING_CLONE_SIGDEFAULT), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
  * it refuses (FILES_UPDATE, TIMEOUT, LINK_TIMEOUT, POLL_ADD and its
@@ -72,6 +72,7 @@
 
 #include <linux/close_range.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -149,7 +150,7 @@ enum kind {
 	K_CLONE, K_NOP, K_OPENAT, K_OPENAT2, K_CLOSE, K_READ, K_WRITE, K_STATX, K_MKDIRAT,
 	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL,
 	/* series-iouring's parity operations: DUP, then those valid only in a chain */
-	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK,
+	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK, K_SCHED,
 	K_EXEC,
 	/* refused after CLONE (their prep passes) */
 	K_TIMEOUT, K_LINK_TIMEOUT, K_POLL, K_POLL_MULTI, K_CANCEL, K_MSG_RING, K_WAITID,
@@ -318,6 +319,7 @@ struct arena {
 	struct __kernel_timespec ts;
 	siginfo_t si;
 	sigset_t sigs[2]; /* CLONE's: the program's mask, the signals reset */
+	struct sched_param sched[2]; /* SCHED's: priority 0, 1 */
 };
 
 struct ringslot {
@@ -999,6 +1001,8 @@ static errset prep_chain_only(const struct fuzzer *f, int i, bool creds)
 		e = es_or(e, c->q[i].kind == K_CHDIR ? ES(EBADF) : ES(EINVAL));
 	if (c->q[i].kind == K_UMASK && (s->len & ~0777U))
 		e = es_or(e, ES(EINVAL));
+	if (c->q[i].kind == K_SCHED && ((int)s->len < -1 || !s->addr))
+		e = es_or(e, ES(EINVAL));
 	if (c->q[i].kind == K_CHDIR && s->addr && s->fd != AT_FDCWD)
 		e = es_or(e, ES(EINVAL));
 	return e;
@@ -1059,6 +1063,18 @@ static struct want run_chdir(struct fuzzer *f, int i)
 		return w_err(ENOTDIR);
 	f->m.lost = true;
 	return w_val(0);
+}
+
+/* SCHED: SCHED_BATCH, SCHED_IDLE or -1 with priority 0; SCHED_OTHER with 1, 77 */
+static struct want run_sched(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	const struct sched_param *p = (const struct sched_param *)(uintptr_t)s->addr;
+	int policy = (int)s->len;
+
+	if (policy != -1 && policy != SCHED_OTHER && policy != SCHED_BATCH && policy != SCHED_IDLE)
+		return w_err(EINVAL);
+	return p->sched_priority ? w_err(EINVAL) : w_val(0);
 }
 
 static struct want run_umask(struct fuzzer *f, int i)
@@ -1216,6 +1232,10 @@ static const struct kind_row kinds[NKINDS] = {
 		      FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
 			      FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
 		      0, prep_chain_only, run_umask },
+	[K_SCHED] = { "SCHED", IORING_OP_SCHED, true, false, false,
+		      FB(F_FD) | FB(F_OFF) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
+			      FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_sched },
 	[K_EXEC] = { "EXEC", IORING_OP_EXEC, true, false, false,
 		     FB(F_IOPRIO) | FB(F_LEN) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX), FB(F_PAD2),
 		     prep_exec, run_exec },
@@ -1632,7 +1652,7 @@ static const uint8_t body_weights[K_EXEC + 1] = {
 	[K_CLONE] = 1, [K_NOP] = 8, [K_OPENAT] = 10, [K_OPENAT2] = 4, [K_CLOSE] = 8,
 	[K_READ] = 8, [K_WRITE] = 6, [K_STATX] = 6, [K_MKDIRAT] = 4, [K_FSYNC] = 3,
 	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_DUP] = 6, [K_RESETIDS] = 2, [K_SETSID] = 2,
-	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_EXEC] = 24,
+	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_SCHED] = 2, [K_EXEC] = 24,
 };
 
 static int pick_kind(struct gen *g)
@@ -1694,6 +1714,13 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	case K_UMASK:
 		io_uring_prep_umask(&q->sqe, (mode_t)PICK(g->r, 022, 077, 0, 0777, 01022));
 		break;
+	case K_SCHED: {
+		int k = (int)below(g->r, 6);
+		static const int policy[] = { SCHED_BATCH, SCHED_IDLE, -1, SCHED_OTHER, 77, -2 };
+
+		io_uring_prep_sched(&q->sqe, policy[k], &g->f->ar.sched[k == 3]);
+		break;
+	}
 	case K_EXEC: gen_exec(g, q, i); break;
 	default: gen_refused(g, q);
 	}
@@ -1792,6 +1819,10 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		break;
 	case K_UMASK:
 		ADD(" mask=%#o", s->len);
+		break;
+	case K_SCHED:
+		ADD(" policy=%d priority=%d", (int)s->len,
+		    ((const struct sched_param *)(uintptr_t)s->addr)->sched_priority);
 		break;
 	case K_RESETIDS:
 	case K_SETSID:
@@ -2674,6 +2705,8 @@ static void arena_init(struct fuzzer *f)
 	sigemptyset(&ar->sigs[0]);
 	sigaddset(&ar->sigs[0], SIGUSR2);
 	sigaddset(&ar->sigs[0], SIGKILL);
+	ar->sched[0].sched_priority = 0;
+	ar->sched[1].sched_priority = 1;
 	sigemptyset(&ar->sigs[1]);
 	sigaddset(&ar->sigs[1], SIGTERM);
 	sigaddset(&ar->sigs[1], SIGPIPE);

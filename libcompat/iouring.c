@@ -19,8 +19,9 @@
  * signal actions are CLONE's: the last sigmask is the mask the program
  * starts with (IORING_CLONE_SIGMASK), the sigdefault sets together are
  * reset in the new process (IORING_CLONE_SIGDEFAULT), close_range is
- * IORING_OP_CLOSE with IORING_CLOSE_RANGE. Scheduling and tcsetpgrp have
- * no request: they are refused with ENOTSUP through the capability query.
+ * IORING_OP_CLOSE with IORING_CLOSE_RANGE, scheduling IORING_OP_SCHED.
+ * tcsetpgrp has no request: it is refused with ENOTSUP through the
+ * capability query.
  * A request refused at submission cancels the whole chain, CLONE
  * included: its own CQE names the failing action. A request that fails ends the chain
  * (soft link) and names its action as the failing step, but a close,
@@ -44,6 +45,7 @@
 #include <linux/io_uring.h>
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -74,6 +76,7 @@ struct iouring_thread {
 	unsigned long generation;	/* the fork_generation it was made in */
 	int *res;			/* a result per request of the chain */
 	size_t *action;			/* the action each request of the chain stands for */
+	struct sched_param *sched;	/* a SCHED request's parameter, read at submission */
 	char *paths;			/* the search's candidates */
 	size_t paths_size;
 };
@@ -105,6 +108,7 @@ static void thread_exit(void *arg)
 	drop_ring(t);
 	free(t->res);
 	free(t->action);
+	free(t->sched);
 	free(t->paths);
 	*t = (struct iouring_thread){ 0 };
 }
@@ -125,6 +129,7 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
 	unsigned int entries = 8;
+	struct sched_param *sched;
 	size_t *action;
 	int *res, ret;
 
@@ -144,6 +149,10 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 	if (!action)
 		return ENOMEM;
 	t->action = action;
+	sched = realloc(t->sched, entries * sizeof(*sched));
+	if (!sched)
+		return ENOMEM;
+	t->sched = sched;
 	ret = io_uring_queue_init_params(entries, &t->ring, &p);
 	if (ret < 0)
 		return -ret;
@@ -247,7 +256,8 @@ static void reap(int clone_res, bool pidfd)
  * next one; NULL for an action that CLONE's flags carry (sigmask,
  * sigdefault). Actions that compat_check() lets through only.
  */
-static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct compat_action *a)
+static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct compat_action *a,
+				       struct sched_param *param)
 {
 	struct io_uring_sqe *sqe;
 
@@ -292,6 +302,11 @@ static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct comp
 	case COMPAT_CLOSE_RANGE:
 		io_uring_prep_close_range(sqe, a->close_range.first, a->close_range.last,
 					  a->close_range.flags);
+		break;
+	case COMPAT_SCHED:
+		/* policy -1: the priority alone, as sched_setparam() */
+		param->sched_priority = a->sched.priority;
+		io_uring_prep_sched(sqe, a->sched.policy, param);
 		break;
 	default:
 		/* compat_check() refused the others */
@@ -372,7 +387,7 @@ again:
 	sqe->user_data = 0;
 	reqs = 0;
 	for (i = 0; i < n; i++) {
-		sqe = prep_action(&t->ring, &request->actions[i]);
+		sqe = prep_action(&t->ring, &request->actions[i], &t->sched[reqs]);
 		if (!sqe)
 			continue;
 		t->action[reqs++] = i;
@@ -500,7 +515,8 @@ const struct compat_backend compat_backend_iouring = {
 		    COMPAT_HAS(COMPAT_FEAT_SETSID) | COMPAT_HAS(COMPAT_FEAT_SETPGID) |
 		    COMPAT_HAS(COMPAT_FEAT_ANY_ORDER) | COMPAT_HAS(COMPAT_FEAT_SIGMASK) |
 		    COMPAT_HAS(COMPAT_FEAT_SIGDEFAULT) | COMPAT_HAS(COMPAT_FEAT_UMASK) |
-		    COMPAT_HAS(COMPAT_FEAT_RESETIDS) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
+		    COMPAT_HAS(COMPAT_FEAT_RESETIDS) | COMPAT_HAS(COMPAT_FEAT_SETSCHEDULER) |
+		    COMPAT_HAS(COMPAT_FEAT_SETSCHEDPARAM) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
 		    COMPAT_HAS(COMPAT_FEAT_SEARCH) | COMPAT_HAS(COMPAT_FEAT_SEARCH_STRING) |
 		    COMPAT_HAS(COMPAT_FEAT_PIDFD) | COMPAT_HAS(COMPAT_FEAT_FAILED_STEP),
 	.probe = iouring_probe,

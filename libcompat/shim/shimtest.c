@@ -867,7 +867,7 @@ struct shim_case {
 
 /*
  * clone-actions can express everything (as vfork); iouring all but
- * tcsetpgrp and scheduling (series-iouring at parity)
+ * tcsetpgrp (series-iouring at parity)
  */
 static const struct shim_case cases[] = {
 	{ "plain", c_plain, "" },
@@ -887,7 +887,7 @@ static const struct shim_case cases[] = {
 	{ "caller_signals", c_caller_signals, "" },
 	{ "signal_attrs", c_signal_attrs, "" },
 	{ "resetids", c_resetids, "" },
-	{ "scheduling", c_scheduling, "iouring" },
+	{ "scheduling", c_scheduling, "" },
 	{ "unknown_attr_flags", c_unknown_attr_flags, "" },
 	{ "make_and_ninja", c_make_and_ninja, "" },
 	{ "exec_errors", c_exec_errors, "" },
