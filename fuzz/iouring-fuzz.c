@@ -18,7 +18,7 @@
  * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
  * MKDIRAT, FSYNC, FIXED_FD_INSTALL, CLOSE of a range (IORING_CLOSE_RANGE),
  * DUP (and IORING_DUP_SAME), the
- * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, SCHED, and EXEC; CLONE now
+ * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, SCHED, TCSETPGRP, and EXEC; CLONE now
  * and then with IORING_CLONE_SIGMASK and IORING_CLONE_SIGDEFAULT), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
  * it refuses (FILES_UPDATE, TIMEOUT, LINK_TIMEOUT, POLL_ADD and its
@@ -150,7 +150,7 @@ enum kind {
 	K_CLONE, K_NOP, K_OPENAT, K_OPENAT2, K_CLOSE, K_READ, K_WRITE, K_STATX, K_MKDIRAT,
 	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL,
 	/* series-iouring's parity operations: DUP, then those valid only in a chain */
-	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK, K_SCHED,
+	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK, K_SCHED, K_TCSETPGRP,
 	K_EXEC,
 	/* refused after CLONE (their prep passes) */
 	K_TIMEOUT, K_LINK_TIMEOUT, K_POLL, K_POLL_MULTI, K_CANCEL, K_MSG_RING, K_WAITID,
@@ -984,7 +984,8 @@ static struct want run_dup(struct fuzzer *f, int i)
 /*
  * The requests valid only in a CLONE chain: -EINVAL at prep unless the
  * chain has a CLONE at its head; no personality; IOSQE_FIXED_FILE is
- * -EBADF for CHDIR (its fd is the task's), -EINVAL for the others.
+ * -EBADF for CHDIR and TCSETPGRP (their fd is the task's), -EINVAL for
+ * the others.
  */
 static errset prep_chain_only(const struct fuzzer *f, int i, bool creds)
 {
@@ -998,7 +999,8 @@ static errset prep_chain_only(const struct fuzzer *f, int i, bool creds)
 	if (!in_chain || creds)
 		e = ES(EINVAL);
 	if (s->flags & IOSQE_FIXED_FILE)
-		e = es_or(e, c->q[i].kind == K_CHDIR ? ES(EBADF) : ES(EINVAL));
+		e = es_or(e, c->q[i].kind == K_CHDIR || c->q[i].kind == K_TCSETPGRP ? ES(EBADF) :
+										      ES(EINVAL));
 	if (c->q[i].kind == K_UMASK && (s->len & ~0777U))
 		e = es_or(e, ES(EINVAL));
 	if (c->q[i].kind == K_SCHED && ((int)s->len < -1 || !s->addr))
@@ -1075,6 +1077,18 @@ static struct want run_sched(struct fuzzer *f, int i)
 	if (policy != -1 && policy != SCHED_OTHER && policy != SCHED_BATCH && policy != SCHED_IDLE)
 		return w_err(EINVAL);
 	return p->sched_priority ? w_err(EINVAL) : w_val(0);
+}
+
+/* TCSETPGRP of our fds: none is a terminal (fds 0-2 may be) */
+static struct want run_tcsetpgrp(struct fuzzer *f, int i)
+{
+	const struct mfd *d = fd_of(&f->m, f->c.q[i].sqe.fd);
+
+	if (!d || d->opath)
+		return w_err(EBADF);
+	if (d->tgt == TG_OTHER)
+		return (struct want){ .any = true };
+	return w_err(ENOTTY);
 }
 
 static struct want run_umask(struct fuzzer *f, int i)
@@ -1236,6 +1250,10 @@ static const struct kind_row kinds[NKINDS] = {
 		      FB(F_FD) | FB(F_OFF) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
 			      FB(F_ADDR3) | FB(F_PAD2),
 		      0, prep_chain_only, run_sched },
+	[K_TCSETPGRP] = { "TCSETPGRP", IORING_OP_TCSETPGRP, true, false, false,
+			  FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+				  FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			  0, prep_chain_only, run_tcsetpgrp },
 	[K_EXEC] = { "EXEC", IORING_OP_EXEC, true, false, false,
 		     FB(F_IOPRIO) | FB(F_LEN) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX), FB(F_PAD2),
 		     prep_exec, run_exec },
@@ -1652,7 +1670,7 @@ static const uint8_t body_weights[K_EXEC + 1] = {
 	[K_CLONE] = 1, [K_NOP] = 8, [K_OPENAT] = 10, [K_OPENAT2] = 4, [K_CLOSE] = 8,
 	[K_READ] = 8, [K_WRITE] = 6, [K_STATX] = 6, [K_MKDIRAT] = 4, [K_FSYNC] = 3,
 	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_DUP] = 6, [K_RESETIDS] = 2, [K_SETSID] = 2,
-	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_SCHED] = 2, [K_EXEC] = 24,
+	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_SCHED] = 2, [K_TCSETPGRP] = 1, [K_EXEC] = 24,
 };
 
 static int pick_kind(struct gen *g)
@@ -1721,6 +1739,10 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 		io_uring_prep_sched(&q->sqe, policy[k], &g->f->ar.sched[k == 3]);
 		break;
 	}
+	case K_TCSETPGRP:
+		io_uring_prep_tcsetpgrp(&q->sqe, (int)PICK(g->r, FD_NULL, FD_DATA, FD_TESTS,
+							   FD_CLOSED, -1, RING_FD + g->f->c.cfg));
+		break;
 	case K_EXEC: gen_exec(g, q, i); break;
 	default: gen_refused(g, q);
 	}

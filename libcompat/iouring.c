@@ -19,9 +19,8 @@
  * signal actions are CLONE's: the last sigmask is the mask the program
  * starts with (IORING_CLONE_SIGMASK), the sigdefault sets together are
  * reset in the new process (IORING_CLONE_SIGDEFAULT), close_range is
- * IORING_OP_CLOSE with IORING_CLOSE_RANGE, scheduling IORING_OP_SCHED.
- * tcsetpgrp has no request: it is refused with ENOTSUP through the
- * capability query.
+ * IORING_OP_CLOSE with IORING_CLOSE_RANGE, scheduling IORING_OP_SCHED,
+ * tcsetpgrp IORING_OP_TCSETPGRP: every action libcompat has.
  * A request refused at submission cancels the whole chain, CLONE
  * included: its own CQE names the failing action. A request that fails ends the chain
  * (soft link) and names its action as the failing step, but a close,
@@ -303,6 +302,9 @@ static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct comp
 		io_uring_prep_close_range(sqe, a->close_range.first, a->close_range.last,
 					  a->close_range.flags);
 		break;
+	case COMPAT_TCSETPGRP:
+		io_uring_prep_tcsetpgrp(sqe, a->fd);
+		break;
 	case COMPAT_SCHED:
 		/* policy -1: the priority alone, as sched_setparam() */
 		param->sched_priority = a->sched.priority;
@@ -516,7 +518,8 @@ const struct compat_backend compat_backend_iouring = {
 		    COMPAT_HAS(COMPAT_FEAT_ANY_ORDER) | COMPAT_HAS(COMPAT_FEAT_SIGMASK) |
 		    COMPAT_HAS(COMPAT_FEAT_SIGDEFAULT) | COMPAT_HAS(COMPAT_FEAT_UMASK) |
 		    COMPAT_HAS(COMPAT_FEAT_RESETIDS) | COMPAT_HAS(COMPAT_FEAT_SETSCHEDULER) |
-		    COMPAT_HAS(COMPAT_FEAT_SETSCHEDPARAM) | COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
+		    COMPAT_HAS(COMPAT_FEAT_SETSCHEDPARAM) | COMPAT_HAS(COMPAT_FEAT_TCSETPGRP) |
+		    COMPAT_HAS(COMPAT_FEAT_EXEC_AT) |
 		    COMPAT_HAS(COMPAT_FEAT_SEARCH) | COMPAT_HAS(COMPAT_FEAT_SEARCH_STRING) |
 		    COMPAT_HAS(COMPAT_FEAT_PIDFD) | COMPAT_HAS(COMPAT_FEAT_FAILED_STEP),
 	.probe = iouring_probe,
