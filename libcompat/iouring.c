@@ -5,9 +5,10 @@
  * EXEC per candidate, hard-linked so that a miss moves on to the next one.
  * Each request posts a CQE, in chain order: the CLONE's carries the pid
  * (or the pidfd), an action's its own result, so the failing step is known.
- * A CLOSE that fails fails its step, EBADF included when the fd was open
- * in the child (io_uring will not close a ring's fd); EBADF for an fd that
- * was not open is no error, as everywhere in libcompat.
+ * A close of an fd that is not open in the child is no error, as everywhere
+ * in libcompat: it gets no request. Any other request that fails fails its
+ * step and ends the chain (soft links), a CLOSE that a seccomp filter
+ * refuses included, so that no program runs after a failed action.
  *
  * Each action is a linked request that the spawned task issues, in list
  * order (so any order of the actions is fine): close is IORING_OP_CLOSE,
@@ -22,9 +23,7 @@
  * IORING_OP_CLOSE with IORING_CLOSE_RANGE, scheduling IORING_OP_SCHED,
  * tcsetpgrp IORING_OP_TCSETPGRP: every action libcompat has.
  * A request refused at submission cancels the whole chain, CLONE
- * included: its own CQE names the failing action. A request that fails ends the chain
- * (soft link) and names its action as the failing step, but a close,
- * hard-linked: a close of an fd that is not open (EBADF) is no error.
+ * included: its own CQE names the failing action.
  *
  * Each thread keeps one ring, made at its first spawn and grown when a
  * chain does not fit, as a long-lived io_uring user would, and with it the
@@ -204,16 +203,13 @@ static bool fd_can_be_open(int fd)
 }
 
 /*
- * Whether the fd of the close action i was open in the child when its
- * CLOSE failed with EBADF (io_uring refuses to close a ring's fd, for one):
- * the child's table is a copy of ours, which the chain does not change,
- * less what the actions before it closed; the pidfd came later.
+ * Whether the fd of the close action i is open in the child when its
+ * turn comes: the child's table is a copy of ours, changed by the actions
+ * before it (the ring has no fd; a pidfd comes after the copy).
  */
-static bool close_was_open(const struct compat_spawn *request, size_t i, int pidfd)
+static bool close_is_open(const struct compat_spawn *request, size_t i)
 {
-	int fd = request->actions[i].fd;
-
-	return fd != pidfd && compat_fd_open_before(request, i, fd);
+	return compat_fd_open_before(request, i, request->actions[i].fd);
 }
 
 static pid_t pidfd_to_pid(int pidfd)
@@ -266,9 +262,7 @@ static struct io_uring_sqe *prep_action(struct io_uring *ring, const struct comp
 	switch (a->kind) {
 	case COMPAT_CLOSE:
 		io_uring_prep_close(sqe, a->fd);
-		/* a close of an fd that is not open (EBADF) must not stop the chain */
-		sqe->flags |= IOSQE_IO_HARDLINK;
-		return sqe;
+		break;
 	case COMPAT_DUP2:
 		if (a->dup2.fd == a->dup2.target)
 			io_uring_prep_dup_same(sqe, a->dup2.fd, 0);
@@ -389,7 +383,12 @@ again:
 	sqe->user_data = 0;
 	reqs = 0;
 	for (i = 0; i < n; i++) {
-		sqe = prep_action(&t->ring, &request->actions[i], &t->sched[reqs]);
+		const struct compat_action *a = &request->actions[i];
+
+		/* a close of an fd that is not open is no error: no request */
+		if (a->kind == COMPAT_CLOSE && !close_is_open(request, i))
+			continue;
+		sqe = prep_action(&t->ring, a, &t->sched[reqs]);
 		if (!sqe)
 			continue;
 		t->action[reqs++] = i;
@@ -468,9 +467,6 @@ again:
 		int res = t->res[1 + i];
 
 		if (res >= 0)
-			continue;
-		if (request->actions[a].kind == COMPAT_CLOSE && res == -EBADF &&
-		    !close_was_open(request, a, request->want_pidfd ? clone_res : -1))
 			continue;
 		result->error = -res;
 		result->step = (int)a;
