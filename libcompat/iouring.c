@@ -28,12 +28,14 @@
  * Each thread keeps one ring, made at its first spawn and grown when a
  * chain does not fit, as a long-lived io_uring user would, and with it the
  * chain's results and the search's candidates: a spawn sets up nothing.
- * The ring has no fd: it is registered (io_uring_register_ring_fd(), a
- * table of the thread's own) and its fd closed at once, so the caller's fd
- * table does not change and neither the spawned task nor its program
- * inherits the ring (until that close the fd is O_CLOEXEC, as
- * io_uring_setup() always makes it). A fork() child, which has the
- * mappings but not the registration, drops them at its first spawn and
+ * The ring never has an fd: io_uring_setup() registers it in a table of
+ * the thread's own (IORING_SETUP_REGISTERED_FD_ONLY) instead of installing
+ * one, and maps memory that the backend allocates (IORING_SETUP_NO_MMAP,
+ * which that flag needs: with no fd there is nothing to mmap). So a spawn
+ * works with a full fd table (a thread's first spawn included), the
+ * caller's fd table does not change, and neither the spawned task nor its
+ * program can inherit the ring. A fork() child, which has a copy of the
+ * memory but not the registration, drops the copy at its first spawn and
  * makes a ring of its own. A ring is freed when its thread exits.
  *
  * Compiled against the series' uapi headers (common-tests/iouring.mk puts
@@ -49,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -68,8 +71,25 @@
 /* the kernel's sigset_t, what CLONE's signal flags take in sqe->len */
 #define KERNEL_SIGSET_SIZE (_NSIG / 8)
 
+/*
+ * liburing 2.3's INT_FLAG_REG_RING (src/int_flags.h, not installed): the
+ * ring is entered through its registered index, enter_ring_fd, with
+ * IORING_ENTER_REGISTERED_RING. io_uring_register_ring_fd() sets it; a
+ * ring that is registered at setup has to set it itself.
+ */
+#define LIBURING_INT_FLAG_REG_RING 1
+
+/*
+ * Room for the header of the kernel's struct io_rings, which rings_size()
+ * (io_uring/io_uring.c) puts before the CQEs, and for the alignment of the
+ * SQ array after them: a cache line each at most (48 bytes of header
+ * today, SMP_CACHE_BYTES at most 128 on the architectures Linux runs on).
+ */
+#define RINGS_HEADROOM 256
+
 struct iouring_thread {
 	struct io_uring ring;
+	size_t sqes_size;		/* the SQE memory's size (the rings' is ring.sq.ring_sz) */
 	unsigned int entries;		/* the ring's size; 0: no ring */
 	unsigned long generation;	/* the fork_generation it was made in */
 	int *res;			/* a result per request of the chain */
@@ -90,13 +110,106 @@ static void drop_ring(struct iouring_thread *t)
 
 	if (!t->entries)
 		return;
-	/* liburing 2.3 unregisters by the fd, which is closed: by the index */
+	/*
+	 * The registration is the ring's only reference: dropping it frees
+	 * the ring (by the index: liburing 2.3 unregisters by the fd, and
+	 * there is none). A fork() child has no registration, only a copy of
+	 * the memory.
+	 */
 	if (t->generation == fork_generation)
 		syscall(__NR_io_uring_register, t->ring.enter_ring_fd,
 			IORING_UNREGISTER_RING_FDS | IORING_REGISTER_USE_REGISTERED_RING, &slot, 1);
-	/* the mappings; its own unregister and close find no fd */
-	io_uring_queue_exit(&t->ring);
+	munmap(t->ring.sq.sqes, t->sqes_size);
+	munmap(t->ring.sq.ring_ptr, t->ring.sq.ring_sz);
 	t->entries = 0;
+}
+
+/*
+ * Make t->ring, of entries SQEs (a power of two, at most 1024) and twice as
+ * many CQEs, without an fd: 0 or an errno value. The kernel maps the rings
+ * and the SQEs from memory allocated here (IORING_SETUP_NO_MMAP), sized
+ * as rings_size() will want, and registers the ring instead of installing
+ * an fd (IORING_SETUP_REGISTERED_FD_ONLY): io_uring_setup() returns its
+ * registered index. liburing 2.3 cannot set such a ring up (2.5's
+ * io_uring_queue_init_mem() can): struct io_uring is filled in here as
+ * its io_uring_queue_mmap() does, from the offsets the kernel returns.
+ */
+static int ring_create(struct iouring_thread *t, unsigned int entries)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_NO_MMAP |
+			 IORING_SETUP_REGISTERED_FD_ONLY,
+	};
+	struct io_uring *ring = &t->ring;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t rings_size, sqes_size;
+	char *rings, *sqes;
+	int index, error;
+
+	rings_size = RINGS_HEADROOM + 2 * (size_t)entries * sizeof(struct io_uring_cqe) +
+		     (size_t)entries * sizeof(__u32);
+	rings_size = (rings_size + page - 1) & ~(page - 1);
+	sqes_size = (size_t)entries * sizeof(struct io_uring_sqe);
+	sqes_size = (sqes_size + page - 1) & ~(page - 1);
+	rings = mmap(NULL, rings_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rings == MAP_FAILED)
+		return errno;
+	sqes = mmap(NULL, sqes_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sqes == MAP_FAILED) {
+		error = errno;
+		munmap(rings, rings_size);
+		return error;
+	}
+	p.cq_off.user_addr = (uintptr_t)rings;
+	p.sq_off.user_addr = (uintptr_t)sqes;
+	index = (int)syscall(__NR_io_uring_setup, entries, &p);
+	if (index < 0) {
+		error = errno;
+		munmap(sqes, sqes_size);
+		munmap(rings, rings_size);
+		return error;
+	}
+	memset(ring, 0, sizeof(*ring));
+	ring->sq.khead = (unsigned int *)(rings + p.sq_off.head);
+	ring->sq.ktail = (unsigned int *)(rings + p.sq_off.tail);
+	ring->sq.kring_mask = (unsigned int *)(rings + p.sq_off.ring_mask);
+	ring->sq.kring_entries = (unsigned int *)(rings + p.sq_off.ring_entries);
+	ring->sq.kflags = (unsigned int *)(rings + p.sq_off.flags);
+	ring->sq.kdropped = (unsigned int *)(rings + p.sq_off.dropped);
+	ring->sq.array = (unsigned int *)(rings + p.sq_off.array);
+	ring->sq.sqes = (struct io_uring_sqe *)sqes;
+	ring->sq.ring_sz = rings_size;
+	ring->sq.ring_ptr = rings;
+	ring->cq.khead = (unsigned int *)(rings + p.cq_off.head);
+	ring->cq.ktail = (unsigned int *)(rings + p.cq_off.tail);
+	ring->cq.kring_mask = (unsigned int *)(rings + p.cq_off.ring_mask);
+	ring->cq.kring_entries = (unsigned int *)(rings + p.cq_off.ring_entries);
+	ring->cq.koverflow = (unsigned int *)(rings + p.cq_off.overflow);
+	ring->cq.cqes = (struct io_uring_cqe *)(rings + p.cq_off.cqes);
+	if (p.cq_off.flags)
+		ring->cq.kflags = (unsigned int *)(rings + p.cq_off.flags);
+	ring->cq.ring_sz = rings_size;
+	ring->cq.ring_ptr = rings;
+	ring->sq.ring_mask = *ring->sq.kring_mask;
+	ring->sq.ring_entries = *ring->sq.kring_entries;
+	ring->cq.ring_mask = *ring->cq.kring_mask;
+	ring->cq.ring_entries = *ring->cq.kring_entries;
+	ring->flags = p.flags;
+	ring->features = p.features;
+	ring->ring_fd = -1;
+	ring->enter_ring_fd = index;
+	ring->int_flags = LIBURING_INT_FLAG_REG_RING;
+	t->sqes_size = sqes_size;
+	t->entries = entries;
+	/* what the kernel laid out must lie in what it was given */
+	if (p.sq_entries != entries || p.cq_entries != 2 * entries ||
+	    (size_t)p.sq_off.array + entries * sizeof(__u32) > rings_size ||
+	    (size_t)p.cq_off.cqes + 2 * (size_t)entries * sizeof(struct io_uring_cqe) > rings_size) {
+		t->generation = fork_generation;
+		drop_ring(t);
+		return EOVERFLOW;
+	}
+	return 0;
 }
 
 static void thread_exit(void *arg)
@@ -125,7 +238,6 @@ static void init_once(void)
 /* Makes t's ring hold a chain of len requests; 0 or an errno value. */
 static int thread_ring(struct iouring_thread *t, size_t len)
 {
-	struct io_uring_params p = { .flags = IORING_SETUP_SUBMIT_ALL };
 	unsigned int entries = 8;
 	struct sched_param *sched;
 	size_t *action;
@@ -151,17 +263,9 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 	if (!sched)
 		return ENOMEM;
 	t->sched = sched;
-	ret = io_uring_queue_init_params(entries, &t->ring, &p);
-	if (ret < 0)
-		return -ret;
-	ret = io_uring_register_ring_fd(&t->ring);
-	if (ret != 1) {
-		io_uring_queue_exit(&t->ring);
-		return ret < 0 ? -ret : EBUSY;
-	}
-	close(t->ring.ring_fd);
-	t->ring.ring_fd = -1;
-	t->entries = entries;
+	ret = ring_create(t, entries);
+	if (ret)
+		return ret;
 	t->generation = fork_generation;
 	pthread_setspecific(thread_key, t);
 	return 0;
