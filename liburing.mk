@@ -19,7 +19,9 @@ LIBURING_BUILD := build/liburing-build
 LIBURING_LIB := $(LIBURING_BUILD)/src/liburing.a
 LIBURING_CFLAGS := -I$(LIBURING_BUILD)/src/include
 # the man pages the series adds (linted by make check-docs)
-LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 exec.3)
+LIBURING_PAGES := $(addprefix build/src/liburing/man/io_uring_prep_,clone.3 clone_sigs.3 exec.3 \
+	dup.3 dup_same.3 openat_fd.3 openat2_fd.3 close_range.3 resetids.3 setsid.3 setpgid.3 chdir.3 fchdir.3 umask.3 \
+	sched.3 tcsetpgrp.3)
 
 .PHONY: liburing export-liburing
 liburing: $(TESTS_OUT)/liburing/.copied

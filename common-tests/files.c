@@ -1,6 +1,8 @@
 /* Suite files: the file actions, alone, combined and failing. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -170,17 +172,45 @@ Test(files, open_onto_open_fd_replaces_it)
 	expect_fd(&report, target, scratch_path("a"));
 }
 
-/* At the fd limit only closing the target first makes room for the open. */
-Test(files, open_closes_target_first)
+/* A spawn made in a thread of its own. */
+struct thread_spawn {
+	const struct compat_spawn *request;
+	struct compat_result result;
+};
+
+static void *spawn_from_thread(void *arg)
+{
+	struct thread_spawn *s = arg;
+
+	compat_spawn(backend(), s->request, &s->result);
+	return NULL;
+}
+
+/*
+ * At the fd limit only closing the target first makes room for the open,
+ * and the spawn itself must need no free fd. With in_new_thread, this
+ * thread spawns first, with fds free, and a new thread makes the spawn
+ * with the table full: its first, for which what a backend keeps per
+ * thread (iouring's ring) is made then, not at load time or at the
+ * process's first spawn.
+ */
+static void open_onto_full_table(bool in_new_thread)
 {
 	enum { LIMIT = 64 };
 	struct rlimit saved, low;
 	char *path = scratch_file("a");
-	int fd, first_filler = -1;
+	int fd, first_filler = -1, thread_error = 0;
 	struct tiny tiny;
 	struct compat_spawn request;
 	struct compat_result result;
 
+	tiny_request(&tiny, &request, NULL, NULL);
+	ACTIONS(request, compat_open(LIMIT - 1, AT_FDCWD, path, O_RDONLY, 0));
+	if (in_new_thread) {
+		spawn(&request, &result);
+		cr_assert_eq(result.error, 0, "open with fds free: %s", strerror(result.error));
+		expect_exit(result.pid, 0);
+	}
 	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &saved), 0);
 	low = saved;
 	low.rlim_cur = LIMIT;
@@ -190,14 +220,34 @@ Test(files, open_closes_target_first)
 			first_filler = fd;
 	cr_assert_eq(errno, EMFILE);
 	cr_assert(first_filler >= 0 && first_filler < LIMIT - 1);
-	tiny_request(&tiny, &request, NULL, NULL);
-	ACTIONS(request, compat_open(LIMIT - 1, AT_FDCWD, path, O_RDONLY, 0));
-	spawn(&request, &result);
+	if (in_new_thread) {
+		struct thread_spawn s = { .request = &request };
+		pthread_t thread;
+
+		/* a refused request has skipped at the first spawn */
+		thread_error = pthread_create(&thread, NULL, spawn_from_thread, &s);
+		if (thread_error == 0)
+			pthread_join(thread, NULL);
+		result = s.result;
+	} else {
+		spawn(&request, &result);
+	}
 	for (fd = first_filler; fd < LIMIT; fd++)
 		close(fd);
 	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &saved), 0);
+	cr_assert_eq(thread_error, 0, "pthread_create: %s", strerror(thread_error));
 	cr_assert_eq(result.error, 0, "open onto a full table: %s", strerror(result.error));
 	expect_exit(result.pid, 0);
+}
+
+Test(files, open_closes_target_first)
+{
+	open_onto_full_table(false);
+}
+
+Test(files, open_closes_target_first_in_new_thread)
+{
+	open_onto_full_table(true);
 }
 
 Test(files, open_flags_kept)

@@ -11,6 +11,8 @@
 #ifndef SPAWNLAB_IOURING_SPAWN_H
 #define SPAWNLAB_IOURING_SPAWN_H
 
+#include <string.h>
+#include <sys/utsname.h>
 #include <linux/io_uring.h>
 #include <liburing.h>
 
@@ -20,17 +22,23 @@
 
 /*
  * 1 if the running kernel has both ops (io_uring_get_probe), else 0. The
- * numbers are local to the series: a kernel whose last op is not EXEC gives
- * them to other ops (6.13 and later do), so it does not count.
+ * numbers are local to the series, which is based on 6.12: a kernel that
+ * is not 6.12 (6.16's last op, 62, is among the series' numbers), or whose
+ * last op is not EXEC or one of the series' ops after it that this
+ * <linux/io_uring.h> knows (IORING_OP_DUP, ...), gives them to other ops,
+ * so it does not count.
  */
 static inline int iou_spawn_supported(void)
 {
 	struct io_uring_probe *probe = io_uring_get_probe();
+	struct utsname u;
 	int ok;
 
 	if (!probe)
 		return 0;
-	ok = probe->last_op == IORING_OP_EXEC &&
+	ok = !uname(&u) && !strncmp(u.release, "6.12.", 5) &&
+	     probe->last_op >= IORING_OP_EXEC &&
+	     probe->last_op < IORING_OP_LAST &&
 	     io_uring_opcode_supported(probe, IORING_OP_CLONE) &&
 	     io_uring_opcode_supported(probe, IORING_OP_EXEC);
 	io_uring_free_probe(probe);

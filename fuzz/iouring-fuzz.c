@@ -14,8 +14,12 @@
  * now and then an unknown clone_flags bit, a non-zero unused field,
  * IOSQE_ASYNC or IO_DRAIN, a personality, not at the head, not linked) and
  * up to 9 linked requests: those DESIGN.md allows after CLONE (NOP, also
- * with an injected result, OPENAT, OPENAT2, CLOSE, READ, WRITE, STATX,
- * MKDIRAT, FSYNC, FIXED_FD_INSTALL, EXEC), with fixed files, odd flags, bad
+ * with an injected result, OPENAT, OPENAT2 (also onto a chosen fd,
+ * IORING_OPEN_FD_TARGET), CLOSE, READ, WRITE, STATX,
+ * MKDIRAT, FSYNC, FIXED_FD_INSTALL, CLOSE of a range (IORING_CLOSE_RANGE),
+ * DUP (and IORING_DUP_SAME), the
+ * chain-only RESETIDS, SETSID, SETPGID, CHDIR, UMASK, SCHED, TCSETPGRP, and EXEC; CLONE now
+ * and then with IORING_CLONE_SIGMASK and IORING_CLONE_SIGDEFAULT), with fixed files, odd flags, bad
  * fds, paths and buffers and non-zero unused fields, and now and then one
  * it refuses (FILES_UPDATE, TIMEOUT, LINK_TIMEOUT, POLL_ADD and its
  * multishot, READ_MULTISHOT, ASYNC_CANCEL, MSG_RING, WAITID, ACCEPT, TEE, an
@@ -32,7 +36,9 @@
  * request in its chain, the rest -ECANCELED; else CLONE gives the child's
  * pid (or a pidfd: the caller's lowest free fd) and the spawned task runs
  * the rest in order, each request's result from a model of the child's fd
- * table, the ring's fixed files and the work directory, until a failure
+ * table, the ring's fixed files and the work directory (and the task's
+ * session, group and umask; a CHDIR that leaves the work directory ends
+ * the model for the rest of the chain), until a failure
  * that is not hard-linked, an -EAGAIN or a successful EXEC cancels what
  * follows (-ECANCELED). After every chain it checks:
  *   1. one CQE per SQE arrives within CHAIN_TIMEOUT_MS, in chain order
@@ -64,8 +70,11 @@
 #include "../common-tests/iouring-spawn.h"
 #include "fuzz.h"
 
+#include <linux/close_range.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 
 #define MAX_SQES 10
@@ -139,7 +148,10 @@ static const char *const field_names[] = { "fd", "ioprio", "off", "addr", "len",
 
 enum kind {
 	K_CLONE, K_NOP, K_OPENAT, K_OPENAT2, K_CLOSE, K_READ, K_WRITE, K_STATX, K_MKDIRAT,
-	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL, K_EXEC,
+	K_FSYNC, K_FILES_UPDATE, K_FD_INSTALL,
+	/* series-iouring's parity operations: DUP, then those valid only in a chain */
+	K_DUP, K_RESETIDS, K_SETSID, K_SETPGID, K_CHDIR, K_UMASK, K_SCHED, K_TCSETPGRP,
+	K_EXEC,
 	/* refused after CLONE (their prep passes) */
 	K_TIMEOUT, K_LINK_TIMEOUT, K_POLL, K_POLL_MULTI, K_CANCEL, K_MSG_RING, K_WAITID,
 	K_ACCEPT, K_TEE, K_READ_MULTI, K_BAD_OPCODE,
@@ -285,6 +297,10 @@ struct model {
 	struct mfd pend_slots[NSLOTS];
 	bool pend_new, pend_newdir;
 	int status; /* EXEC */
+	/* SETSID, SETPGID, UMASK, CHDIR: the task's session and group, umask */
+	bool sess_leader, grp_leader;
+	unsigned umask;
+	bool lost; /* a CHDIR moved the cwd: what follows is not modelled */
 };
 
 /* ---- per-thread state ---- */
@@ -302,6 +318,8 @@ struct arena {
 	char *envp[2];
 	struct __kernel_timespec ts;
 	siginfo_t si;
+	sigset_t sigs[2]; /* CLONE's: the program's mask, the signals reset */
+	struct sched_param sched[2]; /* SCHED's: priority 0, 1 */
 };
 
 struct ringslot {
@@ -471,7 +489,11 @@ static errset prep_clone(const struct fuzzer *f, int i, bool creds)
 	 * async before its prep), is refused at prep; IO_DRAIN later in the
 	 * chain marks the head only after its prep, and CLONE fails at issue.
 	 */
-	bool bad = (s->clone_flags & ~IORING_CLONE_PIDFD) || creds ||
+	unsigned sigs = s->clone_flags & (IORING_CLONE_SIGMASK | IORING_CLONE_SIGDEFAULT);
+	/* the signal flags' sets: valid, of the kernel's size (gen_req()) */
+	bool bad = (s->clone_flags & ~(IORING_CLONE_PIDFD | IORING_CLONE_SIGMASK |
+				       IORING_CLONE_SIGDEFAULT)) || creds ||
+		   (sigs && s->len != _NSIG / 8) ||
 		   (s->flags & (IOSQE_FIXED_FILE | IOSQE_ASYNC | IOSQE_IO_DRAIN)) ||
 		   !(s->flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK)) || i > 0;
 
@@ -484,11 +506,19 @@ static errset prep_nop(const struct fuzzer *f, int i, bool creds)
 	return f->c.q[i].sqe.nop_flags & ~IORING_NOP_INJECT_RESULT ? ES(EINVAL) : ES_NONE;
 }
 
+/* OPENAT's and OPENAT2's IORING_OPEN_FD_TARGET: file_index is a plain fd */
+static bool open_fd_target(const struct io_uring_sqe *s)
+{
+	return s->ioprio & IORING_OPEN_FD_TARGET;
+}
+
 static errset prep_open_common(const struct req *q, uint64_t flags)
 {
 	errset e = es_or(fixed_is_ebadf(&q->sqe), name_errors(q->path, false));
 
-	if (q->sqe.file_index && (flags & O_CLOEXEC))
+	if (q->sqe.ioprio & ~IORING_OPEN_FD_TARGET)
+		e = es_or(e, ES(EINVAL));
+	if (q->sqe.file_index && !open_fd_target(&q->sqe) && (flags & O_CLOEXEC))
 		e = es_or(e, ES(EINVAL));
 	return e;
 }
@@ -516,12 +546,25 @@ static errset prep_openat2(const struct fuzzer *f, int i, bool creds)
 	return prep_open_common(q, how->flags);
 }
 
+/* CLOSE's IORING_CLOSE_RANGE: fd to len, close_range()'s flags */
+static bool close_range_req(const struct io_uring_sqe *s)
+{
+	return s->ioprio & IORING_CLOSE_RANGE;
+}
+
 static errset prep_close(const struct fuzzer *f, int i, bool creds)
 {
 	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	errset e = fixed_is_ebadf(s);
 
 	(void)creds;
-	return es_or(fixed_is_ebadf(s), s->file_index && s->fd ? ES(EINVAL) : ES_NONE);
+	if (s->ioprio & ~IORING_CLOSE_RANGE)
+		e = es_or(e, ES(EINVAL));
+	if (!close_range_req(s))
+		return es_or(e, s->file_index && s->fd ? ES(EINVAL) : ES_NONE);
+	if (s->file_index || (s->close_flags & ~CLOSE_RANGE_CLOEXEC) || (uint32_t)s->fd > s->len)
+		e = es_or(e, ES(EINVAL));
+	return e;
 }
 
 /* the buffer is imported at prep, unless the kernel picks one at issue */
@@ -614,6 +657,8 @@ static struct want opened(struct model *m, const struct io_uring_sqe *s, int t, 
 
 	m->pend = (struct mfd){ .tgt = t, .opath = flags & O_PATH, .cloexec = flags & O_CLOEXEC,
 				.acc = flags & O_PATH ? 0 : acc == O_RDONLY ? A_R : acc == O_WRONLY ? A_W : A_R | A_W };
+	if (open_fd_target(s))
+		return w_val(slot); /* run_open() checked it */
 	if (!slot)
 		return w_val(lowest_free(m));
 	if (slot == IORING_FILE_INDEX_ALLOC) {
@@ -640,6 +685,15 @@ static struct want run_open(struct fuzzer *f, int i, uint64_t flags, uint64_t mo
 	if (two && ((res_flags & ~(uint64_t)0x3f) || (!(flags & O_CREAT) && mode) ||
 		    ((flags & O_PATH) && (flags & ~(uint64_t)O_PATH_FLAGS))))
 		return w_err(EINVAL);
+	if (open_fd_target(&q->sqe)) {
+		/* checked before the open: the limit (the spawned task's is ours) */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) || q->sqe.file_index >= rl.rlim_cur)
+			return w_err(EBADF);
+		if (q->sqe.file_index >= FUZZ_FDS)
+			return (struct want){ .any = true };
+	}
 	if (flags & O_PATH)
 		flags &= O_PATH_FLAGS;
 	creat = flags & O_CREAT;
@@ -681,6 +735,10 @@ static struct want run_openat2(struct fuzzer *f, int i)
 static struct want run_close(struct fuzzer *f, int i)
 {
 	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+
+	/* the spawned task's own table: all of the range, rings' fds too */
+	if (close_range_req(s))
+		return w_val(0);
 
 	if (s->file_index) {
 		uint32_t slot = s->file_index - 1;
@@ -890,6 +948,155 @@ static struct want run_exec(struct fuzzer *f, int i)
 	return w_val(0);
 }
 
+/* ---- the parity operations ---- */
+
+/* DUP: dup3()'s flags, IORING_DUP_SAME in ioprio; both fds the task's own */
+static errset prep_dup(const struct fuzzer *f, int i, bool creds)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	errset e = fixed_is_ebadf(s);
+
+	if (creds || (s->ioprio & ~IORING_DUP_SAME) || (s->dup_flags & ~O_CLOEXEC) ||
+	    ((uint32_t)s->fd == s->len && !(s->ioprio & IORING_DUP_SAME)))
+		e = es_or(e, ES(EINVAL));
+	return e;
+}
+
+static struct want run_dup(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	const struct mfd *d = fd_of(&f->m, s->fd);
+	struct rlimit rl;
+
+	if (!d)
+		return w_err(EBADF);
+	if ((uint32_t)s->fd != s->len &&
+	    (getrlimit(RLIMIT_NOFILE, &rl) || s->len >= rl.rlim_cur))
+		return w_err(EBADF);
+	if (s->len >= FUZZ_FDS)
+		return (struct want){ .any = true };
+	/* a ring's fd is replaced in a chain; DUP_SAME keeps the file */
+	f->m.pend = *d;
+	f->m.pend.cloexec = s->dup_flags & O_CLOEXEC;
+	return w_val(s->len);
+}
+
+/*
+ * The requests valid only in a CLONE chain: -EINVAL at prep unless the
+ * chain has a CLONE at its head; no personality; IOSQE_FIXED_FILE is
+ * -EBADF for CHDIR and TCSETPGRP (their fd is the task's), -EINVAL for
+ * the others.
+ */
+static errset prep_chain_only(const struct fuzzer *f, int i, bool creds)
+{
+	const struct chain *c = &f->c;
+	const struct io_uring_sqe *s = &c->q[i].sqe;
+	bool in_chain = c->q[0].kind == K_CLONE;
+	errset e = ES_NONE;
+
+	for (int j = 0; j < i; j++)
+		in_chain = in_chain && (c->q[j].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK));
+	if (!in_chain || creds)
+		e = ES(EINVAL);
+	if (s->flags & IOSQE_FIXED_FILE)
+		e = es_or(e, c->q[i].kind == K_CHDIR || c->q[i].kind == K_TCSETPGRP ? ES(EBADF) :
+										      ES(EINVAL));
+	if (c->q[i].kind == K_UMASK && (s->len & ~0777U))
+		e = es_or(e, ES(EINVAL));
+	if (c->q[i].kind == K_SCHED && ((int)s->len < -1 || !s->addr))
+		e = es_or(e, ES(EINVAL));
+	if (c->q[i].kind == K_CHDIR && s->addr && s->fd != AT_FDCWD)
+		e = es_or(e, ES(EINVAL));
+	return e;
+}
+
+/* the fuzzer runs as root, with the same real and effective ids */
+static struct want run_resetids(struct fuzzer *f, int i)
+{
+	(void)f, (void)i;
+	return w_val(0);
+}
+
+/* the task leads no group at first; its sid is its pid, which CLONE gave */
+static struct want run_setsid(struct fuzzer *f, int i)
+{
+	const struct chain *c = &f->c;
+
+	(void)i;
+	if (f->m.grp_leader)
+		return w_err(EPERM);
+	if (c->q[c->clone].sqe.clone_flags & IORING_CLONE_PIDFD)
+		return w_range(1, INT_MAX);
+	return w_val(f->res[c->clone]);
+}
+
+/* setpgid(0, 0), of a bad group (EINVAL), of the fuzzer (not a child: ESRCH) */
+static struct want run_setpgid(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+
+	if ((int)s->len < 0)
+		return w_err(EINVAL);
+	if (s->fd)
+		return w_err(ESRCH);
+	return f->m.sess_leader ? w_err(EPERM) : w_val(0);
+}
+
+/* chdir(path) or fchdir(fd); one that moves the cwd elsewhere ends the model */
+static struct want run_chdir(struct fuzzer *f, int i)
+{
+	const struct req *q = &f->c.q[i];
+	const struct mfd *d;
+	int t, dir;
+
+	if (q->sqe.addr) {
+		t = resolve(&f->m, AT_FDCWD, q->path, false, true, &dir);
+		if (t < 0)
+			return w_err(-t);
+	} else {
+		d = fd_of(&f->m, q->sqe.fd);
+		if (!d)
+			return w_err(EBADF);
+		t = d->tgt;
+	}
+	if (t == TG_WORK)
+		return w_val(0);
+	if (!tg_dir(t))
+		return w_err(ENOTDIR);
+	f->m.lost = true;
+	return w_val(0);
+}
+
+/* SCHED: SCHED_BATCH, SCHED_OTHER or -1 with priority 0; SCHED_OTHER with 1, 77 */
+static struct want run_sched(struct fuzzer *f, int i)
+{
+	const struct io_uring_sqe *s = &f->c.q[i].sqe;
+	const struct sched_param *p = (const struct sched_param *)(uintptr_t)s->addr;
+	int policy = (int)s->len;
+
+	if (policy != -1 && policy != SCHED_OTHER && policy != SCHED_BATCH && policy != SCHED_IDLE)
+		return w_err(EINVAL);
+	return p->sched_priority ? w_err(EINVAL) : w_val(0);
+}
+
+/* TCSETPGRP of our fds: none is a terminal (fds 0-2 may be) */
+static struct want run_tcsetpgrp(struct fuzzer *f, int i)
+{
+	const struct mfd *d = fd_of(&f->m, f->c.q[i].sqe.fd);
+
+	if (!d || d->opath)
+		return w_err(EBADF);
+	if (d->tgt == TG_OTHER)
+		return (struct want){ .any = true };
+	return w_err(ENOTTY);
+}
+
+static struct want run_umask(struct fuzzer *f, int i)
+{
+	(void)i;
+	return w_val(f->m.umask);
+}
+
 /*
  * The model's state after request i gave res, which it allowed; false (why
  * says why) if res is still wrong: an allocated fixed-file slot that was
@@ -907,7 +1114,7 @@ static bool apply(struct fuzzer *f, int i, int res, char *why, size_t n)
 	case K_FD_INSTALL:
 		if (res < 0)
 			break;
-		if (q->kind == K_FD_INSTALL || !s->file_index)
+		if (q->kind == K_FD_INSTALL || !s->file_index || open_fd_target(s))
 			m->fd[res] = m->pend;
 		else if (s->file_index != IORING_FILE_INDEX_ALLOC)
 			m->slot[s->file_index - 1] = m->pend;
@@ -920,8 +1127,30 @@ static bool apply(struct fuzzer *f, int i, int res, char *why, size_t n)
 	case K_MKDIRAT:
 		m->made_newdir |= res == 0 && m->pend_newdir;
 		break;
+	case K_DUP:
+		if (res >= 0 && res < FUZZ_FDS)
+			m->fd[res] = m->pend;
+		break;
+	case K_SETSID:
+		if (res > 0)
+			m->sess_leader = m->grp_leader = true;
+		break;
+	case K_SETPGID:
+		m->grp_leader |= res == 0;
+		break;
+	case K_UMASK:
+		if (res >= 0)
+			m->umask = s->len;
+		break;
 	case K_CLOSE:
-		if (res == 0 && s->file_index)
+		if (res == 0 && close_range_req(s)) {
+			for (uint32_t fd = (uint32_t)s->fd; fd < FUZZ_FDS && fd <= s->len; fd++) {
+				if (!(s->close_flags & CLOSE_RANGE_CLOEXEC))
+					m->fd[fd] = (struct mfd){ 0 };
+				else if (m->fd[fd].tgt != TG_NONE)
+					m->fd[fd].cloexec = true;
+			}
+		} else if (res == 0 && s->file_index)
 			m->slot[s->file_index - 1] = (struct mfd){ 0 };
 		else if (res == 0)
 			m->fd[s->fd] = (struct mfd){ 0 };
@@ -964,13 +1193,13 @@ static const struct kind_row kinds[NKINDS] = {
 		    FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
 			    FB(F_ADDR3) | FB(F_PAD2),
 		    prep_nop, run_nop },
-	[K_OPENAT] = { "OPENAT", IORING_OP_OPENAT, true, false, false, FB(F_IOPRIO) | FB(F_BUF_INDEX),
+	[K_OPENAT] = { "OPENAT", IORING_OP_OPENAT, true, true, false, FB(F_BUF_INDEX),
 		       FB(F_OFF) | FB(F_ADDR3) | FB(F_PAD2), prep_openat, run_openat },
-	[K_OPENAT2] = { "OPENAT2", IORING_OP_OPENAT2, true, false, false,
-			FB(F_IOPRIO) | FB(F_BUF_INDEX), FB(F_OPFLAGS) | FB(F_ADDR3) | FB(F_PAD2),
+	[K_OPENAT2] = { "OPENAT2", IORING_OP_OPENAT2, true, true, false,
+			FB(F_BUF_INDEX), FB(F_OPFLAGS) | FB(F_ADDR3) | FB(F_PAD2),
 			prep_openat2, run_openat2 },
-	[K_CLOSE] = { "CLOSE", IORING_OP_CLOSE, true, false, false,
-		      FB(F_IOPRIO) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX),
+	[K_CLOSE] = { "CLOSE", IORING_OP_CLOSE, true, true, false,
+		      FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX),
 		      FB(F_ADDR3) | FB(F_PAD2), prep_close, run_close },
 	[K_READ] = { "READ", IORING_OP_READ, true, true, true, 0,
 		     FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2), prep_rw, run_read },
@@ -993,6 +1222,38 @@ static const struct kind_row kinds[NKINDS] = {
 			   FB(F_IOPRIO) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_BUF_INDEX) |
 				   FB(F_FILE_INDEX) | FB(F_ADDR3),
 			   FB(F_PAD2), prep_fd_install, run_fd_install },
+	[K_DUP] = { "DUP", IORING_OP_DUP, true, true, false,
+		    FB(F_OFF) | FB(F_ADDR) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) |
+			    FB(F_PAD2),
+		    0, prep_dup, run_dup },
+	[K_RESETIDS] = { "RESETIDS", IORING_OP_RESETIDS, true, false, false,
+			 FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) |
+				 FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			 0, prep_chain_only, run_resetids },
+	[K_SETSID] = { "SETSID", IORING_OP_SETSID, true, false, false,
+		       FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) |
+			       FB(F_BUF_INDEX) | FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+		       0, prep_chain_only, run_setsid },
+	[K_SETPGID] = { "SETPGID", IORING_OP_SETPGID, true, false, false,
+			FB(F_OFF) | FB(F_ADDR) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+				FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			0, prep_chain_only, run_setpgid },
+	[K_CHDIR] = { "CHDIR", IORING_OP_CHDIR, true, false, false,
+		      FB(F_OFF) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
+			      FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_chdir },
+	[K_UMASK] = { "UMASK", IORING_OP_UMASK, true, false, false,
+		      FB(F_FD) | FB(F_OFF) | FB(F_ADDR) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+			      FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_umask },
+	[K_SCHED] = { "SCHED", IORING_OP_SCHED, true, false, false,
+		      FB(F_FD) | FB(F_OFF) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX) |
+			      FB(F_ADDR3) | FB(F_PAD2),
+		      0, prep_chain_only, run_sched },
+	[K_TCSETPGRP] = { "TCSETPGRP", IORING_OP_TCSETPGRP, true, false, false,
+			  FB(F_OFF) | FB(F_ADDR) | FB(F_LEN) | FB(F_OPFLAGS) | FB(F_BUF_INDEX) |
+				  FB(F_FILE_INDEX) | FB(F_ADDR3) | FB(F_PAD2),
+			  0, prep_chain_only, run_tcsetpgrp },
 	[K_EXEC] = { "EXEC", IORING_OP_EXEC, true, false, false,
 		     FB(F_IOPRIO) | FB(F_LEN) | FB(F_BUF_INDEX) | FB(F_FILE_INDEX), FB(F_PAD2),
 		     prep_exec, run_exec },
@@ -1148,15 +1409,33 @@ static void gen_open(struct gen *g, struct req *q, int i, bool two)
 		if (chance(g->r, 3))
 			q->sqe.addr2 = 0;
 	}
-	if (!creating && chance(g->r, 12))
+	if (!creating && chance(g->r, 12)) {
 		q->sqe.file_index = (uint32_t)PICK(g->r, 1, 2, NSLOTS, NSLOTS + 1, IORING_FILE_INDEX_ALLOC);
-	else
+	} else if (chance(g->r, 12)) {
+		/* onto a chosen fd: a free one, one of ours, a ring's, beyond the limit */
+		q->sqe.ioprio = IORING_OPEN_FD_TARGET;
+		q->sqe.file_index = (uint32_t)PICK(g->r, 30, FD_NULL, FD_DATA, FD_WORK, FD_TINY,
+						   RING_FD + g->f->c.cfg, 1 << 20, -1);
+	} else {
 		opens_fd(g);
+	}
 }
 
 static void gen_close(struct gen *g, struct req *q)
 {
-	if (chance(g->r, 15)) {
+	if (chance(g->r, 12)) {
+		/* a range: of free fds, ours, a ring's, to the last fd; inverted */
+		uint32_t first = (uint32_t)PICK(g->r, FD_FREE, FD_PIPE_R, FD_SUB, 20,
+						RING_FD + g->f->c.cfg, 0),
+			 last = (uint32_t)PICK(g->r, first, first + 3, 30, ~0U, first - 1);
+
+		io_uring_prep_close_range(&q->sqe, first, last,
+					  chance(g->r, 30) ? CLOSE_RANGE_CLOEXEC : 0);
+		if (chance(g->r, 3))
+			q->sqe.close_flags |= CLOSE_RANGE_UNSHARE;
+		if (chance(g->r, 3))
+			q->sqe.file_index = 1;
+	} else if (chance(g->r, 15)) {
 		io_uring_prep_close_direct(&q->sqe, below(g->r, NSLOTS + 1));
 		if (chance(g->r, 10))
 			q->sqe.fd = FD_NULL;
@@ -1262,6 +1541,37 @@ static void gen_fd_install(struct gen *g, struct req *q)
 	opens_fd(g);
 }
 
+static void gen_dup(struct gen *g, struct req *q)
+{
+	int oldfd = pick_fd(g);
+	/* onto a free fd, one of ours, a ring's, the old one, beyond the limit */
+	int newfd = chance(g->r, 15) ? oldfd :
+		    (int)PICK(g->r, 1, 30, 31, FD_NULL, FD_DATA, FD_WORK, FD_TINY,
+			      RING_FD + g->f->c.cfg, 1 << 30, -1);
+
+	io_uring_prep_dup(&q->sqe, oldfd, newfd, chance(g->r, 30) ? O_CLOEXEC : 0);
+	if (newfd == oldfd ? chance(g->r, 90) : chance(g->r, 10))
+		q->sqe.ioprio = IORING_DUP_SAME;
+	if (chance(g->r, 3))
+		q->sqe.dup_flags |= O_NONBLOCK;
+	if (chance(g->r, 2))
+		q->sqe.ioprio |= 2;
+}
+
+/* CHDIR that stays in the work directory, fails, or (rarely) moves */
+static void gen_chdir(struct gen *g, struct req *q)
+{
+	if (chance(g->r, 50)) {
+		q->path = (int)PICK(g->r, PA_DOT, PA_DOT, PA_MISSING, PA_DATA, PA_NOTDIR, PA_SUB);
+		io_uring_prep_chdir(&q->sqe, g->f->ar.path[q->path]);
+		if (chance(g->r, 5))
+			q->sqe.fd = FD_WORK;
+	} else {
+		io_uring_prep_fchdir(&q->sqe, (int)PICK(g->r, FD_WORK, FD_WORK, FD_DATA, FD_NULL,
+							FD_CLOSED, -1, FD_SUB));
+	}
+}
+
 static void gen_exec(struct gen *g, struct req *q, int i)
 {
 	struct arena *ar = &g->f->ar;
@@ -1347,14 +1657,20 @@ static void gen_flags(struct gen *g, struct req *q, bool last)
 	if (chance(g->r, 3))
 		s->personality = chance(g->r, 70) ? g->f->c.personality : 999;
 	if (chance(g->r, q->kind == K_CLONE ? 6 : 4))
-		poke(g, q, k->zero | k->ignored);
+		poke(g, q, (k->zero | k->ignored) &
+			   ~(q->kind == K_CLONE && (s->clone_flags & (IORING_CLONE_SIGMASK |
+								       IORING_CLONE_SIGDEFAULT)) ?
+				     FB(F_ADDR) | FB(F_OFF) | FB(F_LEN) :
+			     q->kind == K_CLOSE && close_range_req(s) ?
+				     FB(F_LEN) | FB(F_OPFLAGS) : 0));
 }
 
 /* FILES_UPDATE is refused after CLONE: rare, so that most chains run */
 static const uint8_t body_weights[K_EXEC + 1] = {
 	[K_CLONE] = 1, [K_NOP] = 8, [K_OPENAT] = 10, [K_OPENAT2] = 4, [K_CLOSE] = 8,
 	[K_READ] = 8, [K_WRITE] = 6, [K_STATX] = 6, [K_MKDIRAT] = 4, [K_FSYNC] = 3,
-	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_EXEC] = 24,
+	[K_FILES_UPDATE] = 1, [K_FD_INSTALL] = 4, [K_DUP] = 6, [K_RESETIDS] = 2, [K_SETSID] = 2,
+	[K_SETPGID] = 2, [K_CHDIR] = 3, [K_UMASK] = 2, [K_SCHED] = 2, [K_TCSETPGRP] = 1, [K_EXEC] = 24,
 };
 
 static int pick_kind(struct gen *g)
@@ -1377,7 +1693,14 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	case K_CLONE:
 		io_uring_prep_clone(&q->sqe, chance(g->r, 40) ? IORING_CLONE_PIDFD : 0);
 		if (chance(g->r, 3))
-			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 2, 1U << 31);
+			q->sqe.clone_flags |= (uint32_t)PICK(g->r, 1U << 3, 1U << 31);
+		/* the program's mask, signals reset: valid sets (check 4: not ours) */
+		if (chance(g->r, 15))
+			io_uring_prep_clone_sigs(&q->sqe, q->sqe.clone_flags, &g->f->ar.sigs[0],
+						 chance(g->r, 50) ? &g->f->ar.sigs[1] : NULL);
+		else if (chance(g->r, 5))
+			io_uring_prep_clone_sigs(&q->sqe, q->sqe.clone_flags, NULL,
+						 &g->f->ar.sigs[1]);
 		break;
 	case K_NOP:
 		io_uring_prep_nop(&q->sqe);
@@ -1398,6 +1721,29 @@ static void gen_req(struct gen *g, struct req *q, int i, int kind)
 	case K_FSYNC: gen_fsync(g, q); break;
 	case K_FILES_UPDATE: gen_files_update(g, q, i); break;
 	case K_FD_INSTALL: gen_fd_install(g, q); break;
+	case K_DUP: gen_dup(g, q); break;
+	case K_RESETIDS: io_uring_prep_resetids(&q->sqe); break;
+	case K_SETSID: io_uring_prep_setsid(&q->sqe); break;
+	case K_SETPGID:
+		io_uring_prep_setpgid(&q->sqe, chance(g->r, 10) ? getpid() : 0,
+				      chance(g->r, 10) ? -1 : 0);
+		break;
+	case K_CHDIR: gen_chdir(g, q); break;
+	case K_UMASK:
+		io_uring_prep_umask(&q->sqe, (mode_t)PICK(g->r, 022, 077, 0, 0777, 01022));
+		break;
+	case K_SCHED: {
+		int k = (int)below(g->r, 6);
+		/* no SCHED_IDLE: a chain and program at idle weight may starve */
+		static const int policy[] = { SCHED_BATCH, SCHED_OTHER, -1, SCHED_OTHER, 77, -2 };
+
+		io_uring_prep_sched(&q->sqe, policy[k], &g->f->ar.sched[k == 3]);
+		break;
+	}
+	case K_TCSETPGRP:
+		io_uring_prep_tcsetpgrp(&q->sqe, (int)PICK(g->r, FD_NULL, FD_DATA, FD_TESTS,
+							   FD_CLOSED, -1, RING_FD + g->f->c.cfg));
+		break;
 	case K_EXEC: gen_exec(g, q, i); break;
 	default: gen_refused(g, q);
 	}
@@ -1477,6 +1823,32 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 	switch (q->kind) {
 	case K_CLONE:
 		ADD(" clone_flags=%#x", s->clone_flags);
+		if (s->clone_flags & (IORING_CLONE_SIGMASK | IORING_CLONE_SIGDEFAULT))
+			ADD(" mask=%s dfl=%s len=%u", s->addr ? "{USR2}" : "-",
+			    s->off ? "{TERM,PIPE}" : "-", s->len);
+		break;
+	case K_DUP:
+		ADD(" old=%s new=%u flags=%#x ioprio=%#x", fd_name(s->fd, a, sizeof(a)), s->len,
+		    s->dup_flags, s->ioprio);
+		break;
+	case K_SETPGID:
+		ADD(" pid=%d pgid=%d", s->fd, (int)s->len);
+		break;
+	case K_CHDIR:
+		if (s->addr)
+			ADD(" fd=%s path=%s", fd_name(s->fd, a, sizeof(a)), path_names[q->path]);
+		else
+			ADD(" fchdir fd=%s", fd_name(s->fd, a, sizeof(a)));
+		break;
+	case K_UMASK:
+		ADD(" mask=%#o", s->len);
+		break;
+	case K_SCHED:
+		ADD(" policy=%d priority=%d", (int)s->len,
+		    ((const struct sched_param *)(uintptr_t)s->addr)->sched_priority);
+		break;
+	case K_RESETIDS:
+	case K_SETSID:
 		break;
 	case K_NOP:
 		ADD(" nop_flags=%#x len=%d", s->nop_flags, (int)s->len);
@@ -1493,9 +1865,13 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		else
 			ADD(" how=NULL size=%u", s->len);
 		ADD(" file_index=%#x", s->file_index);
+		if (s->ioprio)
+			ADD(" ioprio=%#x", s->ioprio);
 		break;
 	case K_CLOSE:
 		ADD(" fd=%s file_index=%u", fd_name(s->fd, a, sizeof(a)), s->file_index);
+		if (s->ioprio)
+			ADD(" ioprio=%#x last=%u close_flags=%#x", s->ioprio, s->len, s->close_flags);
 		break;
 	case K_READ:
 	case K_WRITE:
@@ -1529,7 +1905,7 @@ static void describe(const struct fuzzer *f, int i, char *out, size_t n)
 		ADD(" %s=%#llx(unused)", field_names[q->poke],
 		    q->poke == F_OFF ? (unsigned long long)s->off : q->poke == F_ADDR ? (unsigned long long)s->addr
 		    : q->poke == F_ADDR3 ? (unsigned long long)s->addr3 : q->poke == F_PAD2 ? (unsigned long long)s->__pad2[0]
-		    : 0ULL);
+		    : q->poke == F_IOPRIO ? (unsigned long long)s->ioprio : 0ULL);
 #undef ADD
 }
 
@@ -1760,6 +2136,7 @@ static void model_init(struct fuzzer *f)
 	struct model *m = &f->m;
 
 	memset(m, 0, sizeof(*m));
+	m->umask = f->before.umask;
 	for (int fd = 0; fd < FUZZ_FDS; fd++) {
 		if (!f->before.open[fd])
 			continue;
@@ -1781,15 +2158,15 @@ static bool has_flag(const struct chain *c, unsigned flag)
 }
 
 /*
- * Does io-wq issue the CLONE? It does with IOSQE_ASYNC, with IO_DRAIN
- * anywhere in the chain (the core then forces the head async), and when
- * the last SQE still asks for a link (the core queues a link that the
- * submission leaves open to io-wq).
+ * Does io-wq issue the CLONE? It does with IOSQE_ASYNC and with IO_DRAIN
+ * anywhere in the chain (the core then forces the head async). A chain
+ * whose last SQE still asks for a link is ended by the submission, which
+ * issues its CLONE in the submitter (RFC v3's patch 24; before, the
+ * core queued such a link to io-wq).
  */
 static bool clone_via_iowq(const struct chain *c)
 {
-	return (c->q[0].sqe.flags & IOSQE_ASYNC) || has_flag(c, IOSQE_IO_DRAIN) ||
-	       (c->q[c->n - 1].sqe.flags & (IOSQE_IO_LINK | IOSQE_IO_HARDLINK));
+	return (c->q[0].sqe.flags & IOSQE_ASYNC) || has_flag(c, IOSQE_IO_DRAIN);
 }
 
 /*
@@ -1871,13 +2248,16 @@ static int model_chain(struct fuzzer *f, int *status, int *bad, char *why, size_
 
 		if (f->res[0] < 0 || stopped) {
 			f->w[i] = w_err(ECANCELED);
+		} else if (f->m.lost) {
+			f->w[i] = (struct want){ .any = true };
 		} else {
 			f->m.pend_new = f->m.pend_newdir = false;
 			f->w[i] = kinds[q->kind].run(f, i);
 		}
 		if (!f->have[i])
 			return CH_ANY;
-		if (!w_has(&f->w[i], res) || (!stopped && f->res[0] >= 0 && !apply(f, i, res, why, n))) {
+		if (!w_has(&f->w[i], res) ||
+		    (!stopped && f->res[0] >= 0 && !f->m.lost && !apply(f, i, res, why, n))) {
 			*bad = i;
 			return CH_ANY;
 		}
@@ -1888,7 +2268,7 @@ static int model_chain(struct fuzzer *f, int *status, int *bad, char *why, size_
 			stopped = !(q->sqe.flags & IOSQE_IO_HARDLINK) || res == -EAGAIN;
 		} else if (q->kind == K_EXEC) {
 			stopped = true;
-			child = CH_EXIT;
+			child = f->m.lost ? CH_ANY : CH_EXIT;
 			*status = f->m.status;
 		}
 	}
@@ -2344,6 +2724,15 @@ static void arena_init(struct fuzzer *f)
 	ar->path[PA_ABS_DATA] = ar->abs_data;
 	ar->path[PA_EMPTY] = "";
 	ar->path[PA_LONG] = ar->longpath;
+	/* CLONE's sets: SIGUSR2 blocked; SIGTERM and SIGPIPE, which we ignore, reset */
+	sigemptyset(&ar->sigs[0]);
+	sigaddset(&ar->sigs[0], SIGUSR2);
+	sigaddset(&ar->sigs[0], SIGKILL);
+	ar->sched[0].sched_priority = 0;
+	ar->sched[1].sched_priority = 1;
+	sigemptyset(&ar->sigs[1]);
+	sigaddset(&ar->sigs[1], SIGTERM);
+	sigaddset(&ar->sigs[1], SIGPIPE);
 	ar->path[PA_NULL] = NULL;
 	ar->envp[0] = "FUZZ=1";
 	ar->envp[1] = NULL;
