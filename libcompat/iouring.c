@@ -209,6 +209,9 @@ static int ring_create(struct iouring_thread *t, unsigned int entries)
 		drop_ring(t);
 		return EOVERFLOW;
 	}
+	/* each SQ slot names the SQE of its index, as liburing's setup does */
+	for (unsigned int i = 0; i < entries; i++)
+		ring->sq.array[i] = i;
 	return 0;
 }
 
