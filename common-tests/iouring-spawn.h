@@ -21,26 +21,33 @@
 #endif
 
 /*
- * 1 if the running kernel has both ops (io_uring_get_probe), else 0. The
- * numbers are local to the series, which is based on 6.12: a kernel that
- * is not 6.12 (6.16's last op, 62, is among the series' numbers), or whose
- * last op is not EXEC or one of the series' ops after it that this
+ * 1 if a probe of the running kernel shows both ops, else 0. The numbers
+ * are local to the series, which is based on 6.12: a kernel that is not
+ * 6.12 (6.16's last op, 62, is among the series' numbers), or whose last
+ * op is not EXEC or one of the series' ops after it that this
  * <linux/io_uring.h> knows (IORING_OP_DUP, ...), gives them to other ops,
  * so it does not count.
  */
+static inline int iou_spawn_probed(const struct io_uring_probe *probe)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strncmp(u.release, "6.12.", 5) &&
+	       probe->last_op >= IORING_OP_EXEC &&
+	       probe->last_op < IORING_OP_LAST &&
+	       io_uring_opcode_supported(probe, IORING_OP_CLONE) &&
+	       io_uring_opcode_supported(probe, IORING_OP_EXEC);
+}
+
+/* iou_spawn_probed() of io_uring_get_probe(), whose ring takes an fd */
 static inline int iou_spawn_supported(void)
 {
 	struct io_uring_probe *probe = io_uring_get_probe();
-	struct utsname u;
 	int ok;
 
 	if (!probe)
 		return 0;
-	ok = !uname(&u) && !strncmp(u.release, "6.12.", 5) &&
-	     probe->last_op >= IORING_OP_EXEC &&
-	     probe->last_op < IORING_OP_LAST &&
-	     io_uring_opcode_supported(probe, IORING_OP_CLONE) &&
-	     io_uring_opcode_supported(probe, IORING_OP_EXEC);
+	ok = iou_spawn_probed(probe);
 	io_uring_free_probe(probe);
 	return ok;
 }

@@ -277,22 +277,28 @@ static int thread_ring(struct iouring_thread *t, size_t len)
 /*
  * The series with the parity operations: every opcode that this
  * <linux/io_uring.h> knows after EXEC (the actions' requests), and with
- * them CLONE's signal flags.
+ * them CLONE's signal flags. Probed through the thread's own fd-less ring
+ * (made here, kept for its first spawn), so that a caller whose fd table
+ * is full learns what the backend can do (glibc's tst-spawn3 probes so).
  */
 static bool iouring_probe(void)
 {
+	size_t size = sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op);
+	struct iouring_thread *t = &self;
 	struct io_uring_probe *probe;
 	bool ok;
 
-	if (!iou_spawn_supported())
+	if (thread_ring(t, 1))
 		return false;
-	probe = io_uring_get_probe();
+	probe = calloc(1, size);
 	if (!probe)
 		return false;
-	ok = probe->last_op == IORING_OP_LAST - 1;
+	ok = syscall(__NR_io_uring_register, t->ring.enter_ring_fd,
+		     IORING_REGISTER_PROBE | IORING_REGISTER_USE_REGISTERED_RING, probe, 256) == 0 &&
+	     iou_spawn_probed(probe) && probe->last_op == IORING_OP_LAST - 1;
 	for (int op = IORING_OP_EXEC + 1; ok && op < IORING_OP_LAST; op++)
 		ok = io_uring_opcode_supported(probe, op);
-	io_uring_free_probe(probe);
+	free(probe);
 	return ok;
 }
 
