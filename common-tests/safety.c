@@ -451,13 +451,27 @@ static char *make_fifo(void)
 	return fifo;
 }
 
-/* Whether process pid is gone, a zombie or has SIGKILL pending. */
+/* the kernel's PF_EXITING, in /proc/PID/stat's flags: the task is in do_exit() */
+#define TASK_PF_EXITING 0x4
+
+/*
+ * Whether process pid is gone, a zombie, has SIGKILL pending or is already
+ * exiting (a task that took its SIGKILL off the pending set is in do_exit()
+ * until it becomes a zombie: slow under a debug kernel in TCG).
+ */
 static bool going(pid_t pid)
 {
-	char path[64], line[256];
+	char path[64], line[256], stat[512];
+	const char *fields;
 	bool ending = false;
+	unsigned int flags;
 	FILE *status;
 
+	snprintf(path, sizeof path, "%d", pid);
+	fields = proc_stat_fields(path, stat, sizeof stat);
+	if (fields && sscanf(fields, "%*c %*d %*d %*d %*d %*d %u", &flags) == 1 &&
+	    (flags & TASK_PF_EXITING))
+		return true;
 	snprintf(path, sizeof path, "/proc/%d/status", pid);
 	status = fopen(path, "re");
 	if (status == NULL)
