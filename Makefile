@@ -34,7 +34,7 @@ include common-tests/build.mk
 include libcompat/shim/shim.mk
 include common-tests/clients/clients.mk
 include common-tests/mutants.mk
-include common-tests/iouring.mk common-tests/clone-actions.mk
+include abi/iouring.mk abi/clone-actions.mk
 include fuzz/fuzz.mk
 include bench/bench.mk
 include docs/docs.mk

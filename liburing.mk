@@ -6,7 +6,7 @@
 #                          (build/src/liburing), build it in
 #                          build/liburing-build and copy its tests
 #                          test/clone-exec*.t to $(TESTS_OUT)/liburing/,
-#                          which the iouring guest runs (common-tests/guest-check)
+#                          which the iouring guest runs (vm/guest-check)
 #   make export-liburing   the worktree's commits back into series-liburing/
 #
 # The project's io_uring code (libcompat's backend, the io_uring tests, the

@@ -3,7 +3,7 @@
 # folder that vm/run --add copies into a guest as it is. libcompat's iouring
 # backend and the iouring-raw method need series-liburing's liburing
 # (LIBURING_CFLAGS and LIBCOMPAT_LIBS, from liburing.mk and
-# common-tests/iouring.mk). The raw methods (bench/raw-*.c) compile each
+# abi/iouring.mk). The raw methods (bench/raw-*.c) compile each
 # against its own series' uapi headers, put first; their objects go with
 # libcompat's (TESTS_OBJ), so a build against other headers has its own.
 
@@ -22,10 +22,10 @@ $(BENCH_OUT)/spawnbench: bench/spawnbench.c bench/raw.h libcompat/libcompat.h $(
 
 $(TESTS_OBJ)/bench/raw-iouring.o: BENCH_UAPI := $(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS)
 $(TESTS_OBJ)/bench/raw-iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
-	common-tests/iouring-spawn.h $(LIBURING_LIB)
+	abi/iouring-spawn.h $(LIBURING_LIB)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: BENCH_UAPI := $(UAPI_INCLUDE_clone_actions)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
-	common-tests/clone-actions-spawn.h
+	abi/clone-actions-spawn.h
 $(BENCH_RAW): $(TESTS_OBJ)/bench/%.o: bench/%.c bench/raw.h
 	@mkdir -p $(@D)
 	$(CC) -I$(BENCH_UAPI) $(BENCH_CFLAGS) -c -o $@ $<

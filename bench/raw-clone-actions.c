@@ -4,7 +4,7 @@
  * dup2s, then one exec action per candidate, chained with
  * CLONE_ACTION_F_EXEC_TRY_NEXT for a PATH search) made once.
  */
-#include "../common-tests/clone-actions-spawn.h"
+#include "../abi/clone-actions-spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

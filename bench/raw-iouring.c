@@ -10,7 +10,7 @@
  * puts n copies of the chain into the ring and submits them with one
  * io_uring_enter() that does not wait; collect() takes their CQEs later.
  */
-#include "../common-tests/iouring-spawn.h"
+#include "../abi/iouring-spawn.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "corpus.h"
-#include "proc-children.h"
+#include "../testlib/proc-children.h"
 
 TestSuite(attrs);
 

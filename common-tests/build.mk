@@ -17,7 +17,7 @@ TESTS_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -MMD -MP \
 # criterion: never while make reads this file on a fresh machine.
 CRITERION_CFLAGS = $(shell pkg-config --cflags criterion)
 CRITERION_LIBS = $(shell pkg-config --libs criterion)
-# libraries that libcompat's backends need (common-tests/iouring.mk adds)
+# libraries that libcompat's backends need (abi/iouring.mk adds)
 LIBCOMPAT_LIBS :=
 
 LIBCOMPAT_OBJS := $(patsubst %.c,$(TESTS_OBJ)/%.o,$(wildcard libcompat/*.c))
@@ -55,7 +55,13 @@ $(TESTS_OUT)/probe $(TESTS_OUT)/tiny $(TESTS_OUT)/bigbss: $(TESTS_OUT)/%: $(TEST
 	@mkdir -p $(@D)
 	$(CC) -static -o $@ $<
 
-$(TESTS_OUT)/run-corpus $(TESTS_OUT)/run-reachable $(TESTS_OUT)/pinned $(TESTS_OUT)/guest-check: $(TESTS_OUT)/%: common-tests/%
+$(TESTS_OUT)/run-corpus $(TESTS_OUT)/run-reachable $(TESTS_OUT)/pinned: $(TESTS_OUT)/%: common-tests/%
+	@mkdir -p $(@D)
+	cp $< $@
+	chmod 755 $@
+
+# what runs inside a guest (vm/check-guest), staged beside the corpus
+$(TESTS_OUT)/guest-check: vm/guest-check
 	@mkdir -p $(@D)
 	cp $< $@
 	chmod 755 $@

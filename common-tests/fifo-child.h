@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "proc-children.h"
+#include "../testlib/proc-children.h"
 
 /*
  * Open fifo's write end, which lets a child blocked opening it for reading

@@ -35,8 +35,8 @@
 
 #include "corpus.h"
 #include "fifo-child.h"
-#include "proc-children.h"
 #include "seccomp-filter.h"
+#include "../testlib/proc-children.h"
 
 TestSuite(safety, .init = scratch_create, .fini = scratch_remove, .timeout = 120);
 

@@ -1,5 +1,5 @@
 # The man pages of docs/. Included by the top-level Makefile (cwd: the
-# repository root), after common-tests/clone-actions.mk.
+# repository root), after abi/clone-actions.mk.
 #
 #   make check-docs    docs/check-docs: each page lints clean (mandoc -T lint
 #                      -W warning), series-liburing's pages too

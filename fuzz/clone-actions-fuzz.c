@@ -56,9 +56,9 @@
  *
  * Built by fuzz/fuzz.mk (static, against the series' uapi).
  */
-#include "../common-tests/clone-actions-spawn.h"
+#include "../abi/clone-actions-spawn.h"
 #include "fuzz.h"
-#include "../common-tests/proc-children.h"
+#include "../testlib/proc-children.h"
 #include <linux/close_range.h>
 
 #include <dirent.h>

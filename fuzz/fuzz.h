@@ -17,7 +17,7 @@
 #ifndef SPAWNLAB_FUZZ_H
 #define SPAWNLAB_FUZZ_H
 
-#include "../common-tests/proc-children.h"
+#include "../testlib/proc-children.h"
 
 #include <dirent.h>
 #include <errno.h>

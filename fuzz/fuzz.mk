@@ -1,5 +1,5 @@
 # The two fuzzers (fuzz/), included by the top-level Makefile after
-# common-tests/iouring.mk and common-tests/clone-actions.mk, whose flags
+# abi/iouring.mk and abi/clone-actions.mk, whose flags
 # (the series' uapi headers first) they use. Neither the shared corpus nor
 # a series' own tests: they drive one ABI each with input made from a
 # seed and check invariants after every call.
@@ -8,16 +8,16 @@
 #   $(TESTS_OUT)/iouring-fuzz         chains of CLONE and other requests
 #
 # Both exec $(TESTS_OUT)/tiny (common-tests/build.mk), next to them; make
-# check's guests run each twice for 60 s (common-tests/guest-check).
+# check's guests run each twice for 60 s (vm/guest-check).
 
 $(TESTS_OUT)/clone-actions-fuzz: fuzz/clone-actions-fuzz.c fuzz/fuzz.h \
-		common-tests/proc-children.h common-tests/clone-actions-spawn.h \
+		testlib/proc-children.h abi/clone-actions-spawn.h \
 		$(UAPI_INCLUDE_clone_actions)/linux/sched.h
 	@mkdir -p $(@D)
 	$(CC) $(CLONE_ACTIONS_CFLAGS) -static -o $@ $< -lpthread
 
 $(TESTS_OUT)/iouring-fuzz: fuzz/iouring-fuzz.c fuzz/fuzz.h \
-		common-tests/proc-children.h common-tests/iouring-spawn.h \
+		testlib/proc-children.h abi/iouring-spawn.h \
 		$(UAPI_INCLUDE_iouring)/linux/io_uring.h $(LIBURING_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(IOURING_CFLAGS) -static -pthread -o $@ $< $(LIBURING_LIB)

@@ -67,7 +67,7 @@
  *
  * Built by fuzz/fuzz.mk (static, against the series' uapi).
  */
-#include "../common-tests/iouring-spawn.h"
+#include "../abi/iouring-spawn.h"
 #include "fuzz.h"
 
 #include <linux/close_range.h>

@@ -6,11 +6,11 @@
  * the kernel does the search. The kernel reports the failing index; it
  * leaves no child, zombie or SIGCHLD behind on failure.
  *
- * Compiled against the series' uapi headers (common-tests/clone-actions.mk
+ * Compiled against the series' uapi headers (abi/clone-actions.mk
  * puts UAPI_INCLUDE_clone_actions first for this file); on a kernel without
  * the series the probe says no.
  */
-#include "../common-tests/clone-actions-spawn.h"
+#include "../abi/clone-actions-spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -38,7 +38,7 @@
  * memory but not the registration, drops the copy at its first spawn and
  * makes a ring of its own. A ring is freed when its thread exits.
  *
- * Compiled against the series' uapi headers (common-tests/iouring.mk puts
+ * Compiled against the series' uapi headers (abi/iouring.mk puts
  * UAPI_INCLUDE_iouring first for this file); on a kernel without the
  * series the probe says no.
  */
@@ -59,7 +59,7 @@
 
 #include "backend.h"
 
-#include "../common-tests/iouring-spawn.h"
+#include "../abi/iouring-spawn.h"
 
 #ifndef P_PIDFD
 #define P_PIDFD 3

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the io_uring CLONE/EXEC code shares on top of series-liburing's
- * liburing, whose io_uring_prep_clone() and io_uring_prep_exec*() prep the
- * two ops. The opcode numbers and SQE fields come from the series' uapi
+ * What the io_uring CLONE/EXEC code (libcompat's backend, the benchmark's
+ * raw method, the fuzzer) shares on top of series-liburing's liburing,
+ * whose io_uring_prep_clone() and io_uring_prep_exec*() prep the two ops.
+ * The opcode numbers and SQE fields come from the series' uapi
  * header: build with -I build/uapi/iouring/include ahead of liburing's
  * include directory and the system's. That header must be included before
  * <liburing.h>: liburing carries its own copy of the uapi under the same

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One clone3(CLONE_ACTIONS) call of series-clone-actions, for the backend
- * and the tests. The ABI comes from the series' uapi header: build with
+ * One clone3(CLONE_ACTIONS) call of series-clone-actions, for libcompat's
+ * backend, the benchmark's raw method and the fuzzer. The ABI comes from the series' uapi header: build with
  * -I build/uapi/clone-actions/include ahead of the system include
  * directories.
  */

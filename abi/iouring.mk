@@ -1,3 +1,7 @@
+# series-iouring's ABI, as everything here that calls it raw builds
+# against it (abi/: libcompat's iouring backend, the benchmark's
+# iouring-raw method, the fuzzer; each includes abi/iouring-spawn.h): the
+# series' uapi headers first, then series-liburing's liburing; and the
 # io_uring CLONE/EXEC tests of series-iouring. Included by the top-level
 # Makefile (cwd: the repository root). Needs the series' uapi headers:
 # the top-level Makefile installs them (vm/kernel-tree headers).
@@ -10,7 +14,7 @@
 # like libcompat's backend, uses series-liburing's liburing (liburing.mk:
 # LIBURING_CFLAGS, LIBURING_LIB), whose io_uring_prep_clone() and
 # io_uring_prep_exec*() are the prep helpers. liburing carries its own copy of <linux/io_uring.h>
-# under the same include guard: common-tests/iouring-spawn.h includes the
+# under the same include guard: abi/iouring-spawn.h includes the
 # series' header first, so that the kernel's uapi is the one in force, and
 # fails to build if it is not ours.
 
@@ -38,5 +42,5 @@ TESTS_OBJ ?= build/tests-obj
 IOURING_OBJS := $(TESTS_OBJ)/libcompat/iouring.o $(SHIM_OBJ)/libcompat/iouring.o
 $(IOURING_OBJS): TESTS_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) $(TESTS_CFLAGS)
 $(IOURING_OBJS): $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
-	common-tests/iouring-spawn.h $(LIBURING_LIB)
+	abi/iouring-spawn.h $(LIBURING_LIB)
 LIBCOMPAT_LIBS += $(LIBURING_LIB)

@@ -1,3 +1,7 @@
+# series-clone-actions' ABI, as everything here that calls it raw builds
+# against it (abi/: libcompat's clone-actions backend, the benchmark's
+# clone-actions-raw method, the fuzzer; each includes
+# abi/clone-actions-spawn.h): the series' uapi headers first; and the
 # clone3() CLONE_ACTIONS tests of series-clone-actions. Included by the
 # top-level Makefile (cwd: the repository root). Needs the series' uapi
 # headers: the top-level Makefile installs them (vm/kernel-tree headers).
@@ -33,4 +37,4 @@ TESTS_OBJ ?= build/tests-obj
 CLONE_ACTIONS_OBJS := $(TESTS_OBJ)/libcompat/clone-actions.o $(SHIM_OBJ)/libcompat/clone-actions.o
 $(CLONE_ACTIONS_OBJS): TESTS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) $(TESTS_CFLAGS)
 $(CLONE_ACTIONS_OBJS): $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
-	common-tests/clone-actions-spawn.h
+	abi/clone-actions-spawn.h
