@@ -1,11 +1,14 @@
-# The man pages of docs/. Included by the top-level Makefile (cwd: the
+# The man pages and documents of docs/. Included by the top-level Makefile (cwd: the
 # repository root), after abi/clone-actions.mk.
 #
 #   make check-docs    docs/check-docs: each page lints clean (mandoc -T lint
 #                      -W warning), series-liburing's pages too
 #                      (build/src/liburing/man, liburing.mk), its EXAMPLES
 #                      program is the file below, its structures and
-#                      constants are the series' uapi;
+#                      constants are the series' uapi; in README.md,
+#                      DESIGN.md and docs/*.md every relative link
+#                      resolves and every file of the repository they
+#                      name exists;
 #                      TAP in build/results/docs/, the pages rendered there
 #                      as .txt and .html
 #   $(TESTS_OUT)/clone3-actions-example   clone3-actions.2's EXAMPLES
