@@ -8,7 +8,7 @@
 #   $(TESTS_OUT)/iouring-fuzz         chains of CLONE and other requests
 #
 # Both exec $(TESTS_OUT)/tiny (common-tests/build.mk), next to them; make
-# check's guests run each twice for 60 s (vm/guest-check).
+# check's guests run each twice for 30 s (FUZZ_SECONDS in vm/guest-check).
 
 $(TESTS_OUT)/clone-actions-fuzz: fuzz/clone-actions-fuzz.c fuzz/fuzz.h \
 		testlib/proc-children.h abi/clone-actions-spawn.h \
