@@ -88,7 +88,7 @@ static void ninja(const char *dir, int n)
 #define MAX_KINDS 16
 
 struct tally {
-	int routed, refused, fallback, lines;
+	int routed, refused, unusable, fallback, lines;
 	char reasons[MAX_REASONS][256];
 	int n_reasons;
 	char kind[MAX_KINDS][16];	/* the actions the calls became, */
@@ -139,6 +139,8 @@ static void read_counts(const char *path, struct tally *t)
 		}
 		if (strncmp(line, "refused ", 8) == 0)
 			t->refused++;
+		else if (strncmp(line, "unusable ", 9) == 0)
+			t->unusable++;
 		else if (strncmp(line, "fallback ", 9) == 0)
 			t->fallback++;
 		if (reason == NULL)
@@ -229,7 +231,12 @@ static int tap(int argc, char **argv)
 		read_run(&fallback, argv + 9);
 	join_reasons(&strict.t, reasons, sizeof reasons);
 	refused = strict.t.refused > 0;
-	if (refused && !has_fallback) {
+	if (strict.t.unusable > 0) {
+		/* the backend was named: one the shim cannot use is no result */
+		v = FAIL;
+		snprintf(why, sizeof why, "the shim could not use the backend for %d of %d calls: %s",
+			 strict.t.unusable, strict.t.lines, reasons);
+	} else if (refused && !has_fallback) {
 		v = FAIL;
 		snprintf(why, sizeof why, "refused %d of %d calls, and no fallback run", strict.t.refused,
 			 strict.t.lines);

@@ -393,13 +393,18 @@ static int glibc(const struct shim_call *call, pid_t *pid)
 								    call->envp);
 }
 
-/* A call the backend does not run: refused, or glibc's own. */
-static int not_routed(struct shim_call *call, pid_t *pid, const char *reason)
+/*
+ * A call the backend does not run: refused, or glibc's own. A backend
+ * that cannot run any call (shim.unusable) is counted "unusable", not
+ * "refused": that is no answer to the request, and a harness that named
+ * the backend fails on it.
+ */
+static int not_routed(struct shim_call *call, pid_t *pid, const char *reason, bool unusable)
 {
 	int error;
 
 	if (!shim.fallback) {
-		count(call, "refused", ENOTSUP, reason);
+		count(call, unusable ? "unusable" : "refused", ENOTSUP, reason);
 		return ENOTSUP;
 	}
 	error = glibc(call, pid);
@@ -416,7 +421,7 @@ static int routed(struct shim_call *call, pid_t *pid)
 	error = compat_spawn(shim.backend, &call->request, &result);
 	in_backend = false;
 	if (result.step == COMPAT_STEP_REQUEST)
-		return not_routed(call, pid, result.reason);
+		return not_routed(call, pid, result.reason, false);
 	error = search_error(call, error);
 	if (error == 0 && pid)
 		*pid = result.pid;
@@ -428,6 +433,7 @@ static int shim_spawn(struct shim_call *call, pid_t *pid)
 {
 	int saved = errno, cancel, error;
 	const char *why;
+	bool unusable;
 
 	pthread_once(&shim_once, shim_init);
 	if (in_backend)
@@ -435,11 +441,12 @@ static int shim_spawn(struct shim_call *call, pid_t *pid)
 	/* glibc's spawn is no cancellation point; the vfork backend's waitpid is */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 	why = translate(call);
-	if (why == NULL)
+	unusable = why == NULL && shim.unusable != NULL;
+	if (unusable)
 		why = shim.unusable;
 	if (why == NULL)
 		why = shim_refuse(call);
-	error = why ? not_routed(call, pid, why) : routed(call, pid);
+	error = why ? not_routed(call, pid, why, unusable) : routed(call, pid);
 	free(call->actions);
 	pthread_setcancelstate(cancel, NULL);
 	/* glibc's child leaves its errno in the caller's; we keep it on success */

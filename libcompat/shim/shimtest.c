@@ -932,7 +932,7 @@ static int run_case(const char *name)
 struct outcome {
 	char *output;		/* what the case printed */
 	int status;
-	int routed, refused, fallback, malformed;
+	int routed, refused, unusable, fallback, malformed;
 	char reason[128];	/* of the first call not routed */
 };
 
@@ -963,6 +963,8 @@ static void read_counts(const char *path, struct outcome *o)
 		}
 		if (!strcmp(word, "refused"))
 			o->refused++;
+		else if (!strcmp(word, "unusable"))
+			o->unusable++;
 		else if (!strcmp(word, "fallback"))
 			o->fallback++;
 		else
@@ -1104,8 +1106,9 @@ static bool check_case(FILE *tap, int n, const struct shim_case *c, const char *
 		snprintf(why, sizeof why, "the shim changed errno on success");
 	else if (refused && strict && !refused_cleanly(shim.output))
 		snprintf(why, sizeof why, "not refused cleanly with ENOTSUP");
-	else if (refused && strict && shim.refused != calls)
-		snprintf(why, sizeof why, "%d of %d calls counted refused", shim.refused, calls);
+	else if (refused && strict && (available ? shim.refused : shim.unusable) != calls)
+		snprintf(why, sizeof why, "%d of %d calls counted %s", available ? shim.refused :
+			 shim.unusable, calls, available ? "refused" : "unusable");
 	else if (!(refused && strict) && strcmp(want, got))
 		snprintf(why, sizeof why, "results differ from glibc's");
 	else if (!(refused && strict) && (refused ? shim.fallback : shim.routed) != calls)
