@@ -17,6 +17,7 @@ TESTS_OUT ?= build/tests
 # vm/kernel-tree installs from the worktree without building a kernel.
 UAPI_INCLUDE_iouring ?= build/uapi/iouring/include
 UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
+UAPI_INCLUDE_builder ?= build/uapi/builder/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	check-deps check-fresh check-series tests $(addprefix check-guest-,$(SERIES) combined) \
@@ -34,7 +35,7 @@ include common-tests/build.mk
 include libcompat/shim/shim.mk
 include common-tests/clients/clients.mk
 include common-tests/mutants.mk
-include abi/iouring.mk abi/clone-actions.mk
+include abi/iouring.mk abi/clone-actions.mk abi/builder.mk
 include fuzz/fuzz.mk
 include bench/bench.mk
 include docs/docs.mk
@@ -46,6 +47,8 @@ $(UAPI_INCLUDE_iouring)/linux/io_uring.h: series-iouring/series $(wildcard serie
 	@vm/kernel-tree headers iouring
 $(UAPI_INCLUDE_clone_actions)/linux/sched.h: series-clone-actions/series $(wildcard series-clone-actions/*.patch) | deps
 	@vm/kernel-tree headers clone-actions
+$(UAPI_INCLUDE_builder)/linux/spawn.h: series-builder/series $(wildcard series-builder/*.patch) | deps
+	@vm/kernel-tree headers builder
 
 # Kernels: vm/build-kernel applies the series and builds incrementally.
 # (Static pattern rules: make applies no implicit rule to a .PHONY target.)
