@@ -41,7 +41,7 @@ include bench/bench.mk
 include docs/docs.mk
 
 # Everything a guest runs: the corpus, each series' ABI and stress tests.
-tests: tests-iouring tests-clone-actions | deps
+tests: tests-iouring tests-clone-actions tests-builder | deps
 
 $(UAPI_INCLUDE_iouring)/linux/io_uring.h: series-iouring/series $(wildcard series-iouring/*.patch) | deps
 	@vm/kernel-tree headers iouring

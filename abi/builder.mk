@@ -6,6 +6,20 @@
 
 UAPI_INCLUDE_builder ?= build/uapi/builder/include
 
+TESTS_OUT ?= build/tests
+
+# series-builder's kselftests (its patch 18), from the series' worktree,
+# against its uapi headers: $(TESTS_OUT)/spawn-selftests/spawn_builder_test,
+# the ABI, settings and hazard tests and the 10,000-spawn stress test
+# (vm/guest-check runs them apart: -T stress, -t stress)
+.PHONY: tests-builder
+tests-builder: $(TESTS_OUT)/spawn-selftests/spawn_builder_test
+
+$(TESTS_OUT)/spawn-selftests/spawn_builder_test: $(UAPI_INCLUDE_builder)/linux/spawn.h
+	@mkdir -p $(@D)
+	$(MAKE) -s -C build/src/builder/tools/testing/selftests/spawn \
+		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_builder))"
+
 # the uapi directory comes first, before the system headers
 BUILDER_CFLAGS := -I$(UAPI_INCLUDE_builder) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror
