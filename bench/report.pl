@@ -11,8 +11,13 @@
 #   kbuild-SERIES.log       vm/build-kernel's output
 #   abi/SERIES-debug/       vm/by-test's run of the io_uring ABI tests
 #   make-time/CONFIG/       GNU make's timed build (make-time.tsv, meta)
+#   checkpatch/SERIES/      scripts/checkpatch.pl --strict, one PATCH.txt a patch
+#   perpatch/SERIES.tsv     vm/build-each-patch's result per patch: patch,
+#                           commit, result (ok, FAIL: ..., not built)
 # and, from the repository (SPAWNLAB_TOP): series-*/ (the patches, for the
 # kernel cost), docs/hazards.tsv, build/linux (the base tree's uapi).
+# It writes REPORT.md, opening with the decision brief, and brief.txt, the
+# brief as plain text that fits 100 columns (for mail).
 # Every number in REPORT.md comes from those files; nothing is typed in.
 # Perl core only.
 use strict;
@@ -50,6 +55,18 @@ sub us {
 sub ratio { my ($a, $b) = @_; return (defined $a && defined $b && $b > 0) ? sprintf('%.2f', $a / $b) : '-' }
 sub pct { sprintf('%.2f %%', 100 * $_[0]) }
 sub median_of { my @v = sort { $a <=> $b } @_; return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2 }
+sub wrap {	# a paragraph in lines of at most 100 columns, the next ones indented
+	my ($text, $indent) = @_;
+	my ($out, $line) = ('', '');
+	for my $w (split ' ', $text) {
+		if ($line ne '' && length($line) + 1 + length($w) > 100) { $out .= "$line\n"; $line = ($indent // '') . $w }
+		else { $line .= ($line =~ /\S/ ? ' ' : '') . $w }
+	}
+	return "$out$line\n";
+}
+sub n_of { my ($n, $what) = @_; return "$n $what" . ($n == 1 ? '' : $what =~ /(?:s|ch)$/ ? 'es' : 's') }
+sub anchor {	# a heading's anchor, as GitHub and most renderers make it
+	my ($h) = @_; $h = lc $h; $h =~ s/[^\w\- ]//g; $h =~ s/ /-/g; return $h }
 
 # --- the runs ------------------------------------------------------------------
 my %run;	# name -> { meta, rows{cell}{param}{method}{metric} = row hash, header, order }
@@ -118,6 +135,7 @@ if (!@accels) {
 } else {
 	out("The guests ran under KVM: absolute times are (virtualised) hardware times.\n\n");
 }
+my $brief_at = length $md;	# the decision brief goes here, once everything is read
 
 # --- machine and kernels ---------------------------------------------------------------
 out("## Machine and kernels\n\n");
@@ -224,9 +242,12 @@ sub hazard_result {	# the test's TAP lines anywhere under results/: ok, FAIL, sk
 	return join(', ', map { "$_ $seen{$_}" } sort keys %seen) || 'not run';
 }
 out("## Hazards\n\n");
+my @hazards;	# [series, finding, state, severity, test, why]
+my @all_taps = map { split /\n/, (slurp($_) // '') } split /\n/, `find "$dir/results" -name '*.tap' 2>/dev/null`;
 if (my $h = slurp("$top/docs/hazards.tsv")) {
-	my @taps = map { split /\n/, (slurp($_) // '') } split /\n/, `find "$dir/results" -name '*.tap' 2>/dev/null`;
+	my @taps = @all_taps;
 	my @rows = grep { !/^#/ && !/^series\t/ && /\t/ } split /\n/, $h;
+	@hazards = map { [split /\t/] } @rows;
 	out("What review found in each series (`docs/hazards.tsv`; the \"Hazards\" section of each design's document in docs/): its state (fixed, ",
 	    "open, inherent, or narrowed: the promise cut to what the code does), its severity, and the test ",
 	    "that shows it with its result in this run (one count per place the test ran).\n\n");
@@ -331,6 +352,7 @@ my @RFC_GROUPS = (
 	 'the RFC completes CLONE with 0, not the child\'s pid, and these tests stop at that first check: what each is named after (seccomp, audit, the fork tracepoint, chain semantics, PATH search, DEFER_TASKRUN wake-ups) is not measured on the RFC by them, neither as a failure nor as a pass. mode_defer_taskrun also trips the lockdep assertion above.'],
 );
 my @rfc_findings;
+my ($rfc_results, $rfc_series_results);	# for the brief
 if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 	my $rinfo = keyvals("$dir/abi/iouring-rfc-debug/kernel");
 	my ($series, $series_from);
@@ -347,6 +369,7 @@ if (my $rfc = by_test("$dir/abi/iouring-rfc-debug")) {
 			last;
 		}
 	}
+	($rfc_results, $rfc_series_results) = ($rfc, $series);
 	my %all = map { $_ => 1 } keys %$rfc, keys %{$series // {}};
 	my @tests = sort keys %all;
 	my @splatted = grep { $rfc->{$_} && @{$rfc->{$_}{splats}} } @tests;
@@ -614,6 +637,127 @@ for my $s (@COST_SERIES) {
 	out("### Overlap of the series\n\n",
 	    "Files more than one series changes: ", @f ? join(', ', map { "`$_` (" . join(', ', @{$by_file{$_}}) . ")" } @f) : 'none', ". ",
 	    "Symbols more than one exports: ", @e ? join(', ', map { "`$_`" } @e) : 'none', ".\n\n");
+}
+
+# --- issue 24's price of parity ----------------------------------------------------------------------
+# series-iouring as the RFC posted it, with its fixes (the patches before the
+# first that is new in the revision that added the parity operations) and at
+# parity (all of them), beside the other designs counted the same way, with
+# the speed of each raw method on a make-like request (spawnbench's make-like
+# cell) against clone-actions-raw with the same request in the same boot.
+my $PARITY_REVISION = 'v3';	# series-iouring's revision that added them (its cover letter)
+my $MAKE_LIKE = 'make-like';	# the cell: RESETIDS, two dup2 and a signal mask per spawn
+my @MAKE_LIKE_NEEDS = qw(IORING_OP_DUP IORING_OP_RESETIDS IORING_CLONE_SIGMASK);	# io_uring's ops for it
+my @parity;	# [what, cost, raw method, what in short]
+my $make_like_run = (grep { $run{$_}{rows}{$MAKE_LIKE} } grep { defined } $icount1, sort keys %run)[0];
+sub make_like_ratio {	# a raw method's make-like spawn over clone-actions-raw's, to first instruction
+	my ($m) = @_;
+	return undef unless $make_like_run && $m;
+	my $r = $run{$make_like_run};
+	my $param = $r->{order}{$MAKE_LIKE}[0];
+	my ($a, $b) = (val($r, $MAKE_LIKE, $param, $m, 'first'), val($r, $MAKE_LIKE, $param, 'clone-actions-raw', 'first'));
+	return defined $a && defined $b && $b > 0 ? [$a / $b, $a, $b] : undef;
+}
+if (my $io = $series_of{iouring}) {
+	my @new = SeriesCost::new_in($io, $PARITY_REVISION);
+	my $n = @{$io->{patches}};
+	my $fixed = @new ? $new[0] : $n;
+	push @parity, ['the RFC as posted (series-iouring-rfc)', $cost{'iouring-rfc'}, undef, 'as posted'] if $cost{'iouring-rfc'};
+	push @parity, ["with its fixes (series-iouring 1-$fixed)", SeriesCost::cost($io, $fixed), 'iouring-raw', 'with its fixes'];
+	push @parity, ["at parity (series-iouring 1-$n)", $cost{iouring}, 'iouring-raw', 'at parity'] if @new;
+	my @cmp = map { ["series-$_, for comparison", $cost{$_}, "$_-raw"] } grep { $cost{$_} } qw(clone-actions builder);
+	out("## Price of parity\n\n",
+	    "What series-iouring costs as the RFC posted it, with the fixes review asked for, and with the operations a ",
+	    "posix_spawn() needs (the patches whose notes say \"New in $PARITY_REVISION\": ", scalar(@new), " of $n), counted from the patches ",
+	    "as in [Cost of each kernel change](#cost-of-each-kernel-change), and the other designs counted the same way. ",
+	    "Speed: the raw method with a make-like request (RESETIDS, two dup2 and a signal mask, what GNU make asks for with ",
+	    "each recipe line) over clone-actions-raw with the same request, to the child's first instruction, in one boot",
+	    $make_like_run ? " (run $make_like_run)" : '', ".\n\n");
+	my @rows;
+	for my $p (@parity, @cmp) {
+		my ($what, $c, $m) = @$p;
+		my %has = map { s/^macro //r => 1 } @{$c->{uapi}};
+		my @lack = $m && $m eq 'iouring-raw' ? grep { !$has{$_} } @MAKE_LIKE_NEEDS : ();
+		my $x = make_like_ratio($m);
+		push @rows, [$what, $c->{patches}, "+$c->{kadd} / -$c->{kdel}", scalar(@{$c->{opcodes}}), scalar(@{$c->{syscalls}}),
+			scalar(@{$c->{uapi}}),
+			!$m ? 'no raw method' : @lack ? 'cannot express it (no ' . join(', ', @lack) . ')' :
+			$m eq 'clone-actions-raw' && $x ? '1 (the reference)' :
+			$x ? sprintf('%.3f (%.0f / %.0f)', @$x) : 'not measured'];
+	}
+	table(['', 'patches', 'kernel lines', 'new opcodes', 'new syscalls', 'new uapi symbols', 'make-like spawn / clone-actions-raw'], @rows);
+	for my $i (1 .. $#parity) {
+		my %before = map { $_ => 1 } @{$parity[$i - 1][1]{uapi}};
+		my @added = grep { !$before{$_} } @{$parity[$i][1]{uapi}};
+		out("- $parity[$i][0] over $parity[$i - 1][3]: +", $parity[$i][1]{kadd} - $parity[$i - 1][1]{kadd},
+		    " kernel lines, uapi ", @added ? join(', ', map { '`' . s/^(?:macro|member) //r . '`' } @added) : 'unchanged', ".\n");
+	}
+	out("\n") if @parity > 1;
+	out("The patches new in $PARITY_REVISION do not all come after the others; the rows count the first $fixed patches, then all.\n\n")
+		if @new && $new[-1] - $new[0] + 1 != @new;
+	out("The make-like request was not measured: ", $make_like_run ? "run $make_like_run has no such spawn of `iouring-raw` or `clone-actions-raw`"
+		: "no benchmark run has spawnbench's `$MAKE_LIKE` cell", ".\n\n") unless grep { $_->[-1] =~ /^\d/ } @rows;
+}
+
+# --- upstream readiness ---------------------------------------------------------------------------------
+# scripts/checkpatch.pl --strict on each patch (checkpatch/SERIES/PATCH.txt,
+# vm/report), each patch built on its own (perpatch/SERIES.tsv, from
+# vm/build-each-patch's walk), and whether later patches rework earlier ones.
+sub checkpatch_of {	# [[patch, errors, warnings, checks]...] (undef counts: no result), or undef
+	my ($s) = @_;
+	my $ser = $series_of{$s} or return undef;
+	return undef unless -d "$dir/checkpatch/$s";
+	return [map {
+		my $t = slurp("$dir/checkpatch/$s/" . ($_->{file} =~ s/\.patch$//r) . '.txt') // '';
+		[$_, $t =~ /^total: (\d+) errors?, (\d+) warnings?, (?:(\d+) checks?, )?/m];
+	} @{$ser->{patches}}];
+}
+sub perpatch_of {	# { patch file => result }, or undef
+	my ($s) = @_;
+	my $t = slurp("$dir/perpatch/$s.tsv") // return undef;
+	return { map { my @f = split /\t/; ($f[0] => $f[2] // 'not built') } grep { /\t/ } split /\n/, $t };
+}
+my %ready;	# series -> { checkpatch => [clean, of, e, w, c], built => [ok, failed, of], fixups, rewritten }
+out("## Upstream readiness\n\n",
+    "Per series: `scripts/checkpatch.pl --strict` on each patch (in the base tree, as vm/report runs it), each patch built ",
+    "on its own with the release configuration (`vm/build-each-patch`, the last walk of the commits that the patches ",
+    "are now), and whether later patches rework earlier ones: fix-ups (a subject `fixup!`/`squash!`, a `Fixes:` tag ",
+    "naming a patch of the series) and lines that a patch removes after an earlier patch of the series added them.\n\n");
+{
+	my (@rows, @notes);
+	for my $s (@COST_SERIES) {
+		my $ser = $series_of{$s} or next;
+		my $n = @{$ser->{patches}};
+		my $r = $ready{$s} = { fixups => scalar(@{$cost{$s}{fixups}}), rewritten => $cost{$s}{rewritten} };
+		my ($cp, $pp) = (checkpatch_of($s), perpatch_of($s));
+		my ($cp_cell, $pp_cell) = ('not measured', 'not measured');
+		if ($cp) {
+			my @got = grep { defined $_->[1] } @$cp;
+			my @clean = grep { $_->[1] + $_->[2] + ($_->[3] // 0) == 0 } @got;
+			my @t = (0, 0, 0);
+			for my $x (@got) { $t[$_ - 1] += $x->[$_] // 0 for 1 .. 3 }
+			$r->{checkpatch} = [scalar(@clean), scalar(@got), @t] if @got;
+			$cp_cell = sprintf('%d of %d clean; %d errors, %d warnings, %d checks', scalar(@clean), $n, @t) .
+				(@got < $n ? sprintf('; no result for %d', $n - @got) : '');
+			push @notes, map { "series-$s `$_->[0]{file}`: checkpatch " . (defined $_->[1] ? "$_->[1] errors, $_->[2] warnings, " . ($_->[3] // 0) . " checks" : 'gave no result') }
+				grep { !defined $_->[1] || $_->[1] + $_->[2] + ($_->[3] // 0) > 0 } @$cp;
+		}
+		if ($pp) {
+			my @res = map { $pp->{$_->{file}} // 'not built' } @{$ser->{patches}};
+			my $ok = grep { $_ eq 'ok' } @res;
+			my $failed = grep { /^FAIL/ } @res;
+			$r->{built} = [$ok, $failed, $n];
+			$pp_cell = "$ok of $n ok" . ($failed ? ", $failed failed" : '') . ($n - $ok - $failed ? ', ' . ($n - $ok - $failed) . ' not built' : '');
+			push @notes, map { "series-$s `$ser->{patches}[$_]{file}`: built alone, " . md_escape($res[$_]) } grep { $res[$_] ne 'ok' } 0 .. $#res;
+		}
+		push @rows, ["series-$s", $n, $cp_cell, $pp_cell, $r->{fixups},
+			"$r->{rewritten}" . (@{$cost{$s}{rewriting}} ? ' in ' . n_of(scalar @{$cost{$s}{rewriting}}, 'patch') : '')];
+		push @notes, map { "series-$s `$_->[0]` rewrites " . n_of($_->[4], 'line') . " that earlier patches added" } grep { $_->[4] } @{$cost{$s}{each}};
+		push @notes, map { "series-$s \"$_\" fixes an earlier patch" } @{$cost{$s}{fixups}};
+	}
+	table(['series', 'patches', 'checkpatch --strict', 'each patch built alone', 'fix-ups', 'lines rewritten'], @rows);
+	out(map { "- $_\n" } @notes);
+	out("\n") if @notes;
 }
 
 # --- benchmark tables ------------------------------------------------------------------------------
@@ -1085,6 +1229,312 @@ out("## Raw data\n\n");
 out("- `runs/RUN/bench.tsv`: spawnbench's output per run (every cell, method and metric with n, min, median, p90, mean in ns; the status of methods that did not run); `runs/RUN/meta`, `runs/RUN/vm-run.log`.\n");
 out("- `results/`: TAP files per place and backend, `matrix.md`, `summary.txt`.\n");
 out("- `caps.tsv`, `machine`, `kernels/`, `plots/*.dat` and `*.gp` (gnuplot scripts of the SVGs).\n");
+
+# --- the decision brief --------------------------------------------------------------------------------
+# One table, a column per design, every cell computed from the files read
+# above and each row linked to the section with its evidence; then findings
+# in plain sentences with their numbers, each left out, and said so, when
+# its data is missing. "not measured": this run has no data for the cell;
+# "-": the row does not apply to the design (a baseline has no patches, the
+# RFC as posted no libcompat backend and no benchmark method).
+my $NM = 'not measured';
+my @DESIGNS = (
+	{ col => 'RFC', what => 'io_uring CLONE/EXEC as posted (series-iouring-rfc)', series => 'iouring-rfc', rfc => 1 },
+	{ col => 'io_uring', what => 'series-iouring', series => 'iouring', backend => 'iouring', raw => 'iouring-raw' },
+	{ col => 'clone3', what => 'series-clone-actions', series => 'clone-actions', backend => 'clone-actions', raw => 'clone-actions-raw' },
+	{ col => 'builder', what => 'series-builder', series => 'builder', backend => 'builder', raw => 'builder-raw',
+	  reuse => 'builder-reuse-raw' },
+	{ col => 'posix_spawn', what => "glibc's posix_spawn (posix_spawnp for a PATH search; libcompat's `posix` backend)",
+	  backend => 'posix', raw => 'posix_spawn', path => 'posix_spawnp', baseline => 1 },
+	{ col => 'vfork', what => "vfork+execve (libcompat's `vfork` backend for what it can express)", backend => 'vfork',
+	  raw => $BASELINE, baseline => 1 },
+);
+my @designs = grep { $_->{rfc} || $_->{baseline} || $_->{series} } @DESIGNS;
+# where the corpus and the clients of a backend are read: the report's own
+# release kernel first, then make check's debug kernel, the series alone, the host
+sub places_for { my ($d) = @_; return ('combined-release', 'combined-debug', $d->{series} ? "$d->{series}-debug" : (), 'host', 'chroot') }
+my %summary;	# "place/run" -> [passed, failed, skipped, diverged], vm/tap-summary's lines
+for (split /\n/, slurp("$dir/results/summary.txt") // '') {
+	$summary{$1} = [$2, $3, $4, $5] if /^(\S+):\s+(\d+) passed, (\d+) failed, (\d+) skipped, (\d+) diverged/;
+}
+my %safety_counts;	# "place/run" -> [passed, failed, unsupported, diverges], the safety table's last row
+if (($safety // '') =~ /^\| test \|(.*)\|\n/m) {
+	my @cols = map { s/^\s+|\s+$//gr } split /\|/, $1;
+	if ($safety =~ /^\| \*\*passed[^|]*\|(.*)\|$/m) {
+		my @c = map { [/(\d+) \/ (\d+) \/ (\d+) \/ (\d+)/] } split /\|/, $1;
+		@safety_counts{@cols} = @c;
+	}
+}
+my %from;	# what a row read, per design: "place/run" or a run's name
+sub first_place {	# the first of a design's places whose key is in the hash
+	my ($d, $h, $suffix) = @_;
+	return (grep { $h->{"$_/$suffix"} } places_for($d))[0];
+}
+sub pudf { my ($p, $u, $d, $f) = @_; return "$p/$u/$d/$f" }	# the brief's order: pass/unsupported/diverged/fail
+sub ratio3 { my ($a, $b) = @_; return defined $a && defined $b && $b > 0 ? sprintf('%.3f', $a / $b) : $NM }
+my $speed_run = $icount1 ? $run{$icount1} : undef;
+my $async_run = (grep { defined && $run{$_}{rows}{async} } ($combined_wall ? smp2_of($combined_wall) : undef), $icount1)[0];
+my $async_k = $async_run ? (sort { $b <=> $a } @{$run{$async_run}{order}{async}})[0] : undef;
+sub speed {	# a design's figure over vfork+execve's, in the first icount run
+	my ($d, $cell, $param, $metric, $method) = @_;
+	return $NM unless $speed_run && ($method //= $d->{raw});
+	return ratio3(val($speed_run, $cell, $param, $method, $metric), val($speed_run, $cell, $param, $BASELINE, $metric));
+}
+sub by_severity {	# "high/medium/low" counts of hazard rows
+	my (@h) = @_; my %n; $n{$_->[3]}++ for @h;
+	return join('/', map { $n{$_} // 0 } qw(high medium low));
+}
+sub hazards_of { my ($s) = @_; return grep { $_->[0] eq $s } @hazards }
+sub rfc_key { my ($test) = @_; return $test =~ s/\./\//r }	# clone-exec-chain.x is vm/by-test's clone-exec-chain/x
+sub abi_counts {	# pass/fail/skip/died-or-hung of a by-test result set
+	my ($res) = @_; my %n; $n{$_->{status}}++ for values %$res;
+	return join('/', map { $n{$_} // 0 } qw(pass fail skip)) . '/' . (($n{crashed} // 0) + ($n{hung} // 0));
+}
+my %cell_of = (
+	features => sub {
+		my ($d) = @_;
+		return 'no backend' unless $d->{backend};
+		my ($i) = grep { $caps_cols[$_] eq $d->{backend} } 0 .. $#caps_cols;
+		return $NM unless defined $i;
+		return scalar(grep { $_->[$i] eq 'yes' } @caps) . '/' . scalar(@caps);
+	},
+	clients => sub {
+		my ($d) = @_;
+		return 'no backend' unless $d->{backend};
+		my %runs = map { ("$_->[0]/$_->[1]" => $_) } @client_runs;
+		my $p = first_place($d, \%runs, $d->{backend}) // return $NM;
+		my @spawning = grep { ($_->{strict}{made} // 0) > 0 } @{$runs{"$p/$d->{backend}"}[2]};
+		$from{clients}{$d->{col}} = "$p/clients-$d->{backend}";
+		return scalar(grep { $_->{result} eq 'pass' } @spawning) . '/' . scalar(@spawning);
+	},
+	corpus => sub {
+		my ($d) = @_;
+		return 'no backend' unless $d->{backend};
+		my $p = first_place($d, \%summary, $d->{backend}) // return $NM;
+		my ($pass, $fail, $skip, $div) = @{$summary{"$p/$d->{backend}"}};
+		$from{corpus}{$d->{col}} = "$p/$d->{backend}";
+		return pudf($pass, $skip, $div, $fail);
+	},
+	safety => sub {
+		my ($d) = @_;
+		return 'no backend' unless $d->{backend};
+		my $p = first_place($d, \%safety_counts, $d->{backend}) // return $NM;
+		my ($pass, $fail, $unsup, $div) = @{$safety_counts{"$p/$d->{backend}"}};
+		return pudf($pass, $unsup, $div, $fail);
+	},
+	abi => sub {
+		my ($d) = @_;
+		return $d->{rfc} ? ($rfc_results ? abi_counts($rfc_results) : $NM) :
+			($d->{series} // '') eq 'iouring' ? ($rfc_series_results ? abi_counts($rfc_series_results) : $NM) : '-';
+	},
+	(map { my $state = $_; ("hazards_$state" => sub {
+		my ($d) = @_;
+		return '-' if $d->{rfc} || $d->{baseline};
+		my @h = hazards_of($d->{series}) or return $NM;
+		return by_severity(grep { $_->[2] eq $state } @h);
+	}) } qw(fixed open inherent narrowed)),
+	hazard_tests => sub {
+		my ($d) = @_;
+		return '-' if $d->{baseline};
+		my @h = grep { $_->[4] ne '-' } hazards_of($d->{rfc} ? 'iouring' : $d->{series});
+		my ($ran, $failed) = (0, 0);
+		for my $h (@h) {
+			if ($d->{rfc}) {
+				my $r = ($rfc_results // {})->{rfc_key($h->[4])} or next;
+				$ran++;
+				$failed++ if $r->{status} ne 'pass' || @{$r->{splats}};
+			} else {
+				my $res = hazard_result($h->[4], \@all_taps);
+				next if $res eq 'not run';
+				$ran++;
+				$failed++ if $res =~ /FAIL/;
+			}
+		}
+		return $ran ? "$failed/$ran" : $NM;
+	},
+	patches => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return $c->{patches} },
+	lines => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return "+$c->{kadd}/-$c->{kdel}" },
+	files => sub {
+		my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM;
+		return "$c->{kfiles}/" . scalar(keys %{$c->{subsystems}});
+	},
+	uapi => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return scalar(@{$c->{uapi}}) },
+	calls => sub {
+		my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM;
+		return scalar(@{$c->{syscalls}}) . '/' . scalar(@{$c->{opcodes}});
+	},
+	first => sub { speed($_[0], 'base', '-', 'first') },
+	roundtrip => sub { speed($_[0], 'base', '-', 'roundtrip') },
+	reuse => sub { my ($d) = @_; return $d->{reuse} ? speed($d, 'base', '-', 'first', $d->{reuse}) : '-' },
+	async => sub {
+		my ($d) = @_;
+		return $NM unless $async_run && $d->{raw};
+		my $r = $run{$async_run};
+		return ratio3(val($r, 'async', $async_k, $d->{raw}, 'spawns_per_s'), val($r, 'async', $async_k, $BASELINE, 'spawns_per_s'));
+	},
+	parent => sub {
+		my ($d) = @_;
+		return $NM unless $async_run && $d->{raw};
+		my $r = $run{$async_run};
+		return ratio3(val($r, 'async', $async_k, $d->{raw}, 'parent_ns'), val($r, 'async', $async_k, $BASELINE, 'parent_ns'));
+	},
+	memory => sub {
+		my ($d) = @_;
+		return $NM unless $speed_run && $d->{raw};
+		return ratio3(val($speed_run, 'memory', '1G-touched', $d->{raw}, 'first'), val($speed_run, 'memory', 'small', $d->{raw}, 'first'));
+	},
+	path => sub {
+		my ($d) = @_;
+		return $NM unless $speed_run && $d->{raw};
+		return ratio3(entry_cost($speed_run, $d->{path} // $d->{raw}), entry_cost($speed_run, $BASELINE));
+	},
+	checkpatch => sub {
+		my ($d) = @_; return '-' if $d->{baseline};
+		my $r = $ready{$d->{series}} or return $NM;
+		return $r->{checkpatch} ? "$r->{checkpatch}[0]/$r->{checkpatch}[1]" : $NM;	# clean of those checked
+	},
+	built => sub {
+		my ($d) = @_; return '-' if $d->{baseline};
+		my $r = $ready{$d->{series}} or return $NM;
+		return $r->{built} ? "$r->{built}[0]/$r->{built}[2]" : $NM;
+	},
+	rework => sub {
+		my ($d) = @_; return '-' if $d->{baseline};
+		my $r = $ready{$d->{series}} or return $NM;
+		return "$r->{fixups}/$r->{rewritten}";
+	},
+);
+# [label, section, cell], or [group] for a line that names the rows below it
+my @BRIEF_ROWS = (
+	['what it expresses'],
+	['libcompat features', 'Expressiveness', 'features'],
+	['real clients served', 'Real clients', 'clients'],
+	['conformance'],
+	['corpus P/U/D/F', 'Conformance', 'corpus'],
+	['safety suite P/U/D/F', 'Safety', 'safety'],
+	['io_uring ABI tests', 'The RFC as posted', 'abi'],
+	['hazards, H/M/L'],
+	['fixed', 'Hazards', 'hazards_fixed'],
+	['open', 'Hazards', 'hazards_open'],
+	['inherent', 'Hazards', 'hazards_inherent'],
+	['narrowed', 'Hazards', 'hazards_narrowed'],
+	['their tests failed', 'Hazards', 'hazard_tests'],
+	['kernel cost'],
+	['patches', 'Cost of each kernel change', 'patches'],
+	['kernel lines', 'Cost of each kernel change', 'lines'],
+	['files/subsystems', 'Cost of each kernel change', 'files'],
+	['new uapi symbols', 'Cost of each kernel change', 'uapi'],
+	['syscalls/opcodes', 'Cost of each kernel change', 'calls'],
+	['speed, x vfork+execve'],
+	['to first instruction', 'Benchmarks', 'first'],
+	['round trip', 'Benchmarks', 'roundtrip'],
+	['reused builder, first', 'Benchmarks', 'reuse'],
+	['async spawns/s', 'Benchmarks', 'async'],
+	['working parent time', 'Benchmarks', 'parent'],
+	['1 GiB parent/small', 'Benchmarks', 'memory'],
+	['per failing PATH entry', 'Benchmarks', 'path'],
+	['upstream readiness'],
+	['checkpatch clean', 'Upstream readiness', 'checkpatch'],
+	['each patch builds', 'Upstream readiness', 'built'],
+	['fix-ups/rewritten', 'Upstream readiness', 'rework'],
+);
+my %heading = map { anchor($_) => 1 } $md =~ /^#{2,3} (.*)$/mg;
+my (%ref_of, @refs);	# section -> its reference name, and the sections in order
+my @brow;	# [label, ref or undef, cells...], or [group]
+for my $row (@BRIEF_ROWS) {
+	my ($label, $section, $key) = @$row;
+	unless ($key) { push @brow, [$label]; next }
+	push @refs, $section if $heading{anchor($section)} && !$ref_of{$section};
+	my $ref = $heading{anchor($section)} ? ($ref_of{$section} //= 'r' . scalar @refs) : undef;
+	push @brow, [$label, $ref, map { $cell_of{$key}->($_) } @designs];
+}
+my ($first_row) = grep { $_->[0] =~ /to first instruction/ } @brow;
+my $speed_label = $speed_run ? "run $icount1 (icount, kernel $speed_run->{meta}{series}-$speed_run->{meta}{flavour})" : undef;
+my $brief = "## Decision brief\n\n";
+$brief .= "One column per design: " . join('; ', map { "**$_->{col}**, $_->{what}" } @designs) . ". Every cell is computed from this " .
+	"run's files; each row links to the section with its evidence. `$NM`: this run has no data for the cell; `-`: the row " .
+	"does not apply to the design; `no backend`: libcompat has no backend for it. P/U/D/F: passed, unsupported, diverged, " .
+	"failed; H/M/L: high, medium, low severity; io_uring ABI tests: passed/failed/skipped/kernel died or hung; their tests " .
+	"failed: of the hazards' tests that ran, those that failed (on the RFC, failed, died or splatted); files/subsystems and " .
+	"lines: the kernel part, not tests or documentation; speed: the design's raw call (glibc's own call, vfork+execve) over " .
+	"vfork+execve in the same boot" . ($speed_label ? ", from $speed_label" : '') .
+	($async_run ? "; async: k = $async_k spawns before the reap, run $async_run" : '') .
+	"; 1 GiB parent/small: the call's own growth; fix-ups/rewritten: patches that fix earlier ones, lines they rework. " .
+	"Plain text for mail: [brief.txt](brief.txt).\n\n";
+my @bhead = ('', map { $_->{col} } @designs);
+$brief .= Markdown::table(\@bhead, map { my ($l, $ref, @c) = @$_; @c ? [defined $ref ? "[$l][$ref]" : $l, @c] : ["**$l**", ('') x @designs] } @brow);
+my @wheres;
+for my $w (['corpus', 'corpus'], ['clients', 'real clients']) {
+	my $f = $from{$w->[0]} or next;
+	push @wheres, "$w->[1]: " . join(', ', map { "$_ `$f->{$_}`" } grep { $f->{$_} } map { $_->{col} } @designs);
+}
+$brief .= "Read from " . join('; ', @wheres) . ".\n\n" if @wheres;
+$brief .= join('', map { "[$ref_of{$_}]: #" . anchor($_) . "\n" } @refs) . "\n";
+
+# the findings under the brief: plain sentences, each from the cells' data
+my (@bf, @missing);
+if (@caps) {
+	my %c = map { $_->{col} => $cell_of{features}->($_) } grep { $_->{backend} } @designs;
+	my @has = grep { $c{$_} ne $NM } map { $_->{col} } grep { $_->{backend} } @designs;
+	my @lack = map { my $no = cannot($_->{backend}); $no && @$no ? "$_->{col} lacks " . join(', ', @$no) : () }
+		grep { $_->{backend} && !$_->{baseline} && $c{$_->{col}} ne $NM } @designs;
+	push @bf, "What a spawn can ask for: of libcompat's " . scalar(@caps) . " features, " .
+		join(', ', map { my ($y) = $c{$_} =~ m{^(\d+)}; "$_ expresses $y" } @has) . (@lack ? '; ' . join('; ', @lack) : '') . '.';
+} else { push @missing, 'what each design expresses (no caps.tsv)' }
+my @corp = grep { $_->[1] ne $NM && $_->[1] ne 'no backend' } map { [$_->{col}, $cell_of{corpus}->($_)] } @designs;
+if (@corp) {
+	push @bf, "The shared corpus, passed/unsupported/diverged/failed: " . join(', ', map { "$_->[0] $_->[1]" } @corp) . '.';
+} else { push @missing, 'conformance (no results/summary.txt)' }
+if ($rfc_results) {
+	my ($rfc) = grep { $_->{rfc} } @designs;
+	my @ht = split m{/}, $cell_of{hazard_tests}->($rfc);
+	my %n; $n{$_->{status}}++ for values %$rfc_results;
+	push @bf, sprintf('The RFC as posted, on the series\' %d io_uring ABI tests: %d pass, %d fail, the kernel died or hung in %d' .
+		'%s%s.', scalar(keys %$rfc_results), $n{pass} // 0, $n{fail} // 0, ($n{crashed} // 0) + ($n{hung} // 0),
+		$rfc_series_results ? sprintf('; series-iouring passes %d of them', scalar(grep { $_->{status} eq 'pass' } values %$rfc_series_results)) : '',
+		@ht == 2 ? "; of the series' hazard tests that ran on it, $ht[0] of $ht[1] fail, die or splat" : '');
+} else { push @missing, 'the RFC as posted (no abi/iouring-rfc-debug/results.tsv)' }
+if (@parity >= 2) {
+	my @s = map { "$_->[3] " . join(', ', n_of($_->[1]{kadd}, 'kernel line'), n_of(scalar @{$_->[1]{opcodes}}, 'opcode'),
+		n_of(scalar @{$_->[1]{uapi}}, 'uapi symbol')) } @parity;
+	my @o = map { "series-$_ " . join(', ', n_of($cost{$_}{kadd}, 'kernel line'), n_of(scalar @{$cost{$_}{syscalls}}, 'system call'),
+		n_of(scalar @{$cost{$_}{opcodes}}, 'opcode'), n_of(scalar @{$cost{$_}{uapi}}, 'uapi symbol')) } grep { $cost{$_} } qw(clone-actions builder);
+	my $ml = make_like_ratio('iouring-raw');
+	push @bf, "The price of parity for io_uring: " . join('; ', @s) .
+		($ml ? sprintf('; at parity its make-like spawn takes %.3f times clone-actions-raw\'s', $ml->[0]) : '') . (@o ? "; against " . join(', ', @o) : '') . '.';
+} else { push @missing, 'the price of parity (no series-iouring)' }
+my @sp = grep { $_->[1] =~ /^\d/ } map { [$_, $cell_of{first}->($_), $cell_of{roundtrip}->($_)] } grep { $_->{raw} && $_->{raw} ne $BASELINE } @designs;
+if (@sp) {
+	my @k = sort { $a->[1] <=> $b->[1] } grep { !$_->[0]{baseline} } @sp;
+	push @bf, "To the child's first instruction, in $speed_label, over vfork+execve: " .
+		join(', ', map { "$_->[0]{col} ($_->[0]{raw}) $_->[1] (round trip $_->[2])" } @sp) .
+		(@k ? "; the fastest kernel design called raw is $k[0][0]{col}" : '') . '.';
+} else { push @missing, 'speed (no icount run with the raw methods)' }
+my @as = grep { $_->[1] =~ /^\d/ } map { [$_, $cell_of{async}->($_), $cell_of{parent}->($_)] } grep { $_->{raw} && $_->{raw} ne $BASELINE } @designs;
+if (@as) {
+	push @bf, "Asynchronous spawning, k = $async_k spawns before the reap (run $async_run, " . ($run{$async_run}{meta}{vcpus} // '?') .
+		" vCPUs), over vfork+execve: spawns per second " . join(', ', map { "$_->[0]{col} $_->[1]" } @as) .
+		"; a working parent's time " . join(', ', map { "$_->[0]{col} $_->[2]" } @as) . '.';
+} else { push @missing, 'asynchronous spawning (no async cell)' }
+$brief .= "Findings:\n\n" . join('', map { "- $_\n" } @bf) . "\n";
+$brief .= "Left out for want of data: " . join('; ', @missing) . ".\n\n" if @missing;
+substr($md, $brief_at, 0) = $brief;
+
+# the same table as plain text, for mail: 100 columns, "n/m" for not measured
+{
+	my @rows = (\@bhead, map { my ($l, undef, @c) = @$_; @c ? ["  $l", map { $_ eq $NM ? 'n/m' : $_ } @c] : [$l] } @brow);
+	my @w = map { my $i = $_; (sort { $b <=> $a } map { length($_->[$i] // '') } grep { @$_ > 1 } @rows)[0] } 0 .. $#bhead;
+	my $txt = "Decision brief (spawnlab, " . ($machine->{date} // 'date unknown') . "; REPORT.md has each row's evidence)\n\n";
+	for my $r (@rows) { $txt .= join('  ', map { sprintf($_ ? "%$w[$_]s" : "%-$w[$_]s", $r->[$_]) } 0 .. $#$r) =~ s/\s+$//r . "\n" }
+	$txt .= "\n" . wrap("Columns: " . join('; ', map { "$_->{col}: $_->{what}" } @designs) . ".") .
+		wrap("n/m: not measured in this run; -: does not apply. P/U/D/F: passed/unsupported/diverged/failed; " .
+			"H/M/L: high/medium/low severity. Speed: ratio to vfork+execve in the same boot.") .
+		"\n" . join('', map { wrap("- $_", '  ') } @bf);
+	$txt =~ s/`//g;
+	open(my $t, '>', "$dir/brief.txt") or die "$dir/brief.txt: $!\n";
+	print $t $txt;
+	close $t;
+}
 
 open(my $o, '>', "$dir/REPORT.md") or die "$dir/REPORT.md: $!\n";
 print $o $md;
