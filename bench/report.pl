@@ -737,9 +737,11 @@ out("## Upstream readiness\n\n",
 			my @t = (0, 0, 0);
 			for my $x (@got) { $t[$_ - 1] += $x->[$_] // 0 for 1 .. 3 }
 			$r->{checkpatch} = [scalar(@clean), scalar(@got), @t] if @got;
-			$cp_cell = sprintf('%d of %d clean; %d errors, %d warnings, %d checks', scalar(@clean), $n, @t) .
-				(@got < $n ? sprintf('; no result for %d', $n - @got) : '');
-			push @notes, map { "series-$s `$_->[0]{file}`: checkpatch " . (defined $_->[1] ? "$_->[1] errors, $_->[2] warnings, " . ($_->[3] // 0) . " checks" : 'gave no result') }
+			$cp_cell = "@{[scalar @clean]} of $n clean; " . join(', ', n_of($t[0], 'error'), n_of($t[1], 'warning'), n_of($t[2], 'check')) .
+				(@got < $n ? '; no result for ' . ($n - @got) : '');
+			push @notes, map { my $f = $_->[0]{file} =~ s/\.patch$/.txt/r;
+				"series-$s `$_->[0]{file}`: checkpatch " . (defined $_->[1] ? join(', ', map { n_of($_->[0], $_->[1]) } grep { $_->[0] }
+					[$_->[1], 'error'], [$_->[2], 'warning'], [$_->[3] // 0, 'check']) . " (`checkpatch/$s/$f`)" : 'gave no result') }
 				grep { !defined $_->[1] || $_->[1] + $_->[2] + ($_->[3] // 0) > 0 } @$cp;
 		}
 		if ($pp) {
@@ -748,7 +750,9 @@ out("## Upstream readiness\n\n",
 			my $failed = grep { /^FAIL/ } @res;
 			$r->{built} = [$ok, $failed, $n];
 			$pp_cell = "$ok of $n ok" . ($failed ? ", $failed failed" : '') . ($n - $ok - $failed ? ', ' . ($n - $ok - $failed) . ' not built' : '');
-			push @notes, map { "series-$s `$ser->{patches}[$_]{file}`: built alone, " . md_escape($res[$_]) } grep { $res[$_] ne 'ok' } 0 .. $#res;
+			push @notes, map { "series-$s `$ser->{patches}[$_]{file}`: built alone, " . md_escape($res[$_]) } grep { $res[$_] =~ /^FAIL/ } 0 .. $#res;
+			my @unbuilt = grep { $res[$_] !~ /^(?:ok|FAIL)/ } 0 .. $#res;
+			push @notes, "series-$s: " . n_of(scalar @unbuilt, 'patch') . " not built alone (from `$ser->{patches}[$unbuilt[0]]{file}`)" if @unbuilt;
 		}
 		push @rows, ["series-$s", $n, $cp_cell, $pp_cell, $r->{fixups},
 			"$r->{rewritten}" . (@{$cost{$s}{rewriting}} ? ' in ' . n_of(scalar @{$cost{$s}{rewriting}}, 'patch') : '')];
