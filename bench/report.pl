@@ -1294,6 +1294,9 @@ sub abi_counts {	# pass/fail/skip/died-or-hung of a by-test result set
 	my ($res) = @_; my %n; $n{$_->{status}}++ for values %$res;
 	return join('/', map { $n{$_} // 0 } qw(pass fail skip)) . '/' . (($n{crashed} // 0) + ($n{hung} // 0));
 }
+# a cell of the series' patches (none for a baseline), or of its readiness (- for one)
+sub cost_cell { my ($f) = @_; return sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}}; return $c ? $f->($c) : $NM } }
+sub ready_cell { my ($f) = @_; return sub { my ($d) = @_; return '-' if $d->{baseline}; my $r = $ready{$d->{series}}; return ($r && $f->($r)) || $NM } }
 my %cell_of = (
 	features => sub {
 		my ($d) = @_;
@@ -1356,17 +1359,11 @@ my %cell_of = (
 		}
 		return $ran ? "$failed/$ran" : $NM;
 	},
-	patches => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return $c->{patches} },
-	lines => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return "+$c->{kadd}/-$c->{kdel}" },
-	files => sub {
-		my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM;
-		return "$c->{kfiles}/" . scalar(keys %{$c->{subsystems}});
-	},
-	uapi => sub { my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM; return scalar(@{$c->{uapi}}) },
-	calls => sub {
-		my ($d) = @_; return 'none' if $d->{baseline}; my $c = $cost{$d->{series}} or return $NM;
-		return scalar(@{$c->{syscalls}}) . '/' . scalar(@{$c->{opcodes}});
-	},
+	patches => cost_cell(sub { $_[0]{patches} }),
+	lines => cost_cell(sub { "+$_[0]{kadd}/-$_[0]{kdel}" }),
+	files => cost_cell(sub { "$_[0]{kfiles}/" . scalar(keys %{$_[0]{subsystems}}) }),
+	uapi => cost_cell(sub { scalar @{$_[0]{uapi}} }),
+	calls => cost_cell(sub { scalar(@{$_[0]{syscalls}}) . '/' . scalar(@{$_[0]{opcodes}}) }),
 	first => sub { speed($_[0], 'base', '-', 'first') },
 	roundtrip => sub { speed($_[0], 'base', '-', 'roundtrip') },
 	reuse => sub { my ($d) = @_; return $d->{reuse} ? speed($d, 'base', '-', 'first', $d->{reuse}) : '-' },
@@ -1392,21 +1389,9 @@ my %cell_of = (
 		return $NM unless $speed_run && $d->{raw};
 		return ratio3(entry_cost($speed_run, $d->{path} // $d->{raw}), entry_cost($speed_run, $BASELINE));
 	},
-	checkpatch => sub {
-		my ($d) = @_; return '-' if $d->{baseline};
-		my $r = $ready{$d->{series}} or return $NM;
-		return $r->{checkpatch} ? "$r->{checkpatch}[0]/$r->{checkpatch}[1]" : $NM;	# clean of those checked
-	},
-	built => sub {
-		my ($d) = @_; return '-' if $d->{baseline};
-		my $r = $ready{$d->{series}} or return $NM;
-		return $r->{built} ? "$r->{built}[0]/$r->{built}[2]" : $NM;
-	},
-	rework => sub {
-		my ($d) = @_; return '-' if $d->{baseline};
-		my $r = $ready{$d->{series}} or return $NM;
-		return "$r->{fixups}/$r->{rewritten}";
-	},
+	checkpatch => ready_cell(sub { $_[0]{checkpatch} && "$_[0]{checkpatch}[0]/$_[0]{checkpatch}[1]" }),	# clean of those checked
+	built => ready_cell(sub { $_[0]{built} && "$_[0]{built}[0]/$_[0]{built}[2]" }),
+	rework => ready_cell(sub { "$_[0]{fixups}/$_[0]{rewritten}" }),
 );
 # [label, section, cell], or [group] for a line that names the rows below it
 my @BRIEF_ROWS = (
@@ -1452,7 +1437,6 @@ for my $row (@BRIEF_ROWS) {
 	my $ref = $heading{anchor($section)} ? ($ref_of{$section} //= 'r' . scalar @refs) : undef;
 	push @brow, [$label, $ref, map { $cell_of{$key}->($_) } @designs];
 }
-my ($first_row) = grep { $_->[0] =~ /to first instruction/ } @brow;
 my $speed_label = $speed_run ? "run $icount1 (icount, kernel $speed_run->{meta}{series}-$speed_run->{meta}{flavour})" : undef;
 my $brief = "## Decision brief\n\n";
 $brief .= "One column per design: " . join('; ', map { "**$_->{col}**, $_->{what}" } @designs) . ". Every cell is computed from this " .
