@@ -20,7 +20,7 @@ UAPI_INCLUDE_clone_actions ?= build/uapi/clone-actions/include
 UAPI_INCLUDE_builder ?= build/uapi/builder/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
-	check-deps check-fresh check-series tests $(addprefix check-guest-,$(SERIES) combined) \
+	check-deps check-report check-fresh check-series tests $(addprefix check-guest-,$(SERIES) combined) \
 	$(addprefix kernel-,$(SERIES) combined) \
 	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
 	report bench bench-smoke check-bench fuzz
@@ -83,6 +83,14 @@ check-deps: deps
 	@vm/check-deps --self-test --tap build/results/deps/selftest.tap
 	@vm/check-deps --tap build/results/deps/commands.tap
 
+# bench/report.pl's decision brief against a report of known figures
+# (bench/report-fixture/): every cell, its link, the findings, and "not
+# measured" where the data is missing.
+check-report: deps
+	@echo "== the report's decision brief (bench/report-selftest)"
+	@mkdir -p build/results/report
+	@bench/report-selftest --tap build/results/report/selftest.tap
+
 # Not in make check: a debootstrap root, README's prerequisites, a clone,
 # then check-deps, check-host and check-harness in it (about half an hour).
 check-fresh:
@@ -99,7 +107,7 @@ $(addprefix check-guest-,$(SERIES) combined): check-guest-%: kernel-% tests gues
 # Runs every part even when one fails, then prints the summary.
 check: deps
 	@rm -rf build/results; status=0; \
-	for t in check-deps check-docs check-host mutants crippled check-harness check-guest-$(CHECK_KERNEL) check-bench; do \
+	for t in check-deps check-docs check-report check-host mutants crippled check-harness check-guest-$(CHECK_KERNEL) check-bench; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; \
 	echo "== summary (matrix: build/results/matrix.md)"; \
