@@ -37,6 +37,7 @@ extern const struct compat_backend compat_backend_posix;
 extern const struct compat_backend compat_backend_vfork;
 extern const struct compat_backend compat_backend_clone_actions;
 extern const struct compat_backend compat_backend_iouring;
+extern const struct compat_backend compat_backend_builder;
 
 /*
  * Whether fd is open in the child just before the request's action i, as

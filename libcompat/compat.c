@@ -16,6 +16,7 @@ static const struct compat_backend *const backends[] = {
 	&compat_backend_vfork,
 	&compat_backend_clone_actions,
 	&compat_backend_iouring,
+	&compat_backend_builder,
 };
 
 /* Why a request is refused when the backend lacks a feature. */
