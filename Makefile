@@ -8,7 +8,7 @@
 # make check-fresh  the two commands' prerequisites proved in a debootstrap root
 # See README.md.
 
-SERIES := iouring clone-actions
+SERIES := iouring clone-actions builder
 # The debug kernel of make check: both series in one kernel (vm/kernel-tree's
 # "combined"), so that a fresh machine builds one debug kernel, not two.
 CHECK_KERNEL := combined

@@ -23,10 +23,15 @@
 /* a user pointer as a __u64 field of the ABI */
 #define SB_PTR(p) ((uint64_t)(uintptr_t)(p))
 
-/* A builder fd (SPAWN_OPEN_* flags), or -1 with errno. */
+/*
+ * A builder fd (SPAWN_OPEN_* flags), or -1 with errno. Every other
+ * argument register is 0: where the number is not spawn_open() (6.13 and
+ * later: setxattrat()), that call fails on zeros (EINVAL) instead of
+ * acting on whatever the registers held.
+ */
 static inline int sb_open(unsigned int flags)
 {
-	return syscall(__NR_spawn_open, flags);
+	return syscall(__NR_spawn_open, flags, 0L, 0L, 0L, 0L, 0L);
 }
 
 /* Apply one setting: 0, or -1 with errno. arg NULL and size 0 for none. */

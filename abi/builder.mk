@@ -11,9 +11,16 @@ TESTS_OUT ?= build/tests
 # series-builder's kselftests (its patch 18), from the series' worktree,
 # against its uapi headers: $(TESTS_OUT)/spawn-selftests/spawn_builder_test,
 # the ABI, settings and hazard tests and the 10,000-spawn stress test
-# (vm/guest-check runs them apart: -T stress, -t stress)
+# (vm/guest-check runs them apart: -T stress, -t stress); and the kernel's
+# clone3 selftests from the same worktree (the series changes
+# kernel/fork.c), for the series' own guest.
 .PHONY: tests-builder
-tests-builder: $(TESTS_OUT)/spawn-selftests/spawn_builder_test
+tests-builder: $(TESTS_OUT)/spawn-selftests/spawn_builder_test \
+	$(TESTS_OUT)/clone3-selftests-builder/clone3
+
+$(TESTS_OUT)/clone3-selftests-builder/clone3: $(UAPI_INCLUDE_builder)/linux/spawn.h
+	@mkdir -p $(@D)
+	$(call clone3_selftests,builder,$(UAPI_INCLUDE_builder))
 
 $(TESTS_OUT)/spawn-selftests/spawn_builder_test: $(UAPI_INCLUDE_builder)/linux/spawn.h
 	@mkdir -p $(@D)
@@ -23,3 +30,11 @@ $(TESTS_OUT)/spawn-selftests/spawn_builder_test: $(UAPI_INCLUDE_builder)/linux/s
 # the uapi directory comes first, before the system headers
 BUILDER_CFLAGS := -I$(UAPI_INCLUDE_builder) -std=gnu11 -D_GNU_SOURCE -O2 -g \
 	-Wall -Wextra -Werror
+
+# libcompat's builder backend needs the series' uapi too, ahead of any other
+# uapi directory (include this file after common-tests/build.mk and
+# libcompat/shim/shim.mk, whose position-independent copy takes the same).
+TESTS_OBJ ?= build/tests-obj
+BUILDER_OBJS := $(TESTS_OBJ)/libcompat/builder.o $(SHIM_OBJ)/libcompat/builder.o
+$(BUILDER_OBJS): TESTS_CFLAGS := -I$(UAPI_INCLUDE_builder) $(TESTS_CFLAGS)
+$(BUILDER_OBJS): $(UAPI_INCLUDE_builder)/linux/spawn.h abi/builder-spawn.h

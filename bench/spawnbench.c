@@ -4,9 +4,9 @@
  *
  * Methods: fork+execve, vfork+execve, posix_spawn, posix_spawnp (raw glibc
  * calls); iouring-raw and clone-actions-raw, each series' ABI called
- * directly as a tuned program would (bench/raw.h); vfork, iouring and
- * clone-actions, libcompat's backends, so that the library's cost shows
- * beside the call it wraps. The kernel methods run when the
+ * directly as a tuned program would (bench/raw.h); vfork, iouring,
+ * clone-actions and builder, libcompat's backends, so that the library's
+ * cost shows beside the call it wraps (builder has no raw method yet). The kernel methods run when the
  * running kernel has the series (libcompat's probe decides). Every method
  * spawns the same child, `stamp FD`, which writes CLOCK_MONOTONIC on FD
  * with its first instructions; the parent
@@ -107,6 +107,7 @@ static struct method methods[] = {
 	{ .name = "clone-actions-raw", .kind = RAW_ABI, .backend = "clone-actions",
 	  .raw = &raw_clone_actions },
 	{ .name = "clone-actions", .kind = COMPAT, .backend = "clone-actions" },
+	{ .name = "builder", .kind = COMPAT, .backend = "builder" },
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -1080,10 +1081,10 @@ static void usage(FILE *to)
 		"  --cells LIST       of base,memory,path,env,dup2,tput,async,syscall\n"
 		"                     (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
-		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions\n"
-		"                     (default: all); vfork, iouring and clone-actions are\n"
-		"                     libcompat's backends, the -raw ones call the series'\n"
-		"                     ABI directly\n"
+		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions,\n"
+		"                     builder (default: all); vfork, iouring, clone-actions\n"
+		"                     and builder are libcompat's backends, the -raw ones\n"
+		"                     call the series' ABI directly\n"
 		"  --iters N          spawns per method in the base cell (default %ld)\n"
 		"  --sweep-iters N    in the other latency cells (default %ld)\n"
 		"  --mem-iters N      with touched parent memory (default %ld)\n"

@@ -8,7 +8,9 @@
 #ifndef LIBCOMPAT_BACKEND_H
 #define LIBCOMPAT_BACKEND_H
 
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 
 #include "libcompat.h"
 
@@ -35,6 +37,7 @@ extern const struct compat_backend compat_backend_posix;
 extern const struct compat_backend compat_backend_vfork;
 extern const struct compat_backend compat_backend_clone_actions;
 extern const struct compat_backend compat_backend_iouring;
+extern const struct compat_backend compat_backend_builder;
 
 /*
  * Whether fd is open in the child just before the request's action i, as
@@ -43,6 +46,27 @@ extern const struct compat_backend compat_backend_iouring;
  * thread may still close it before the child is made).
  */
 bool compat_fd_open_before(const struct compat_spawn *request, size_t i, int fd);
+
+/*
+ * make(arg), a call that creates one fd, and when it fails with EMFILE the
+ * same with the soft RLIMIT_NOFILE raised, so that the fd lands beyond the
+ * limit of a caller whose table is full up to it (glibc's tst-spawn3 fills
+ * it before it spawns). One thread at a time, with its signals blocked (or
+ * two could leave the limit raised); another thread's fd can take the first
+ * one beyond, so up to 8 tries, one fd further each; the limit is put back
+ * at once. At the hard limit it stays EMFILE. Returns what make returns,
+ * an fd or -1 with errno.
+ */
+int compat_fd_beyond_limit(int (*make)(const void *arg), const void *arg);
+
+/* A signal set as kernel ABIs take it: bit n - 1 for signal n, 1 to 64. */
+uint64_t compat_signal_bits(const sigset_t *set);
+
+/* The flags that open(2) knows; it ignores the other bits. */
+#define COMPAT_OPEN_KNOWN_FLAGS                                                              \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
+	 O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC |  \
+	 O_SYNC | O_PATH | __O_TMPFILE)
 
 /* PATH search (search.c), shared so that every backend searches alike. */
 

@@ -32,22 +32,6 @@ static bool clone_actions_probe(void)
 	       failed == CLONE_ACTION_NO_INDEX;
 }
 
-static uint64_t signal_bits(const sigset_t *set)
-{
-	uint64_t bits = 0;
-
-	for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
-		if (sigismember(set, sig) == 1)
-			bits |= UINT64_C(1) << (sig - 1);
-	return bits;
-}
-
-/* The flags that open(2) knows; it ignores the other bits. */
-#define OPEN_KNOWN_FLAGS                                                                    \
-	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
-	 O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC |  \
-	 O_SYNC | O_PATH | __O_TMPFILE)
-
 /* The request's action i as the kernel's; 0 or an errno value. */
 static int translate(const struct compat_spawn *request, size_t i, struct clone_action *out)
 {
@@ -87,7 +71,7 @@ static int translate(const struct compat_spawn *request, size_t i, struct clone_
 		 * bits open(2) has a meaning for (O_LARGEFILE, 0 in a 64-bit
 		 * glibc, the kernel adds by itself).
 		 */
-		out->open.flags = (uint32_t)(in->open.flags & OPEN_KNOWN_FLAGS);
+		out->open.flags = (uint32_t)(in->open.flags & COMPAT_OPEN_KNOWN_FLAGS);
 		if (in->open.flags & (O_CREAT | __O_TMPFILE))
 			out->open.mode = in->open.mode;
 		return 0;
@@ -115,11 +99,11 @@ static int translate(const struct compat_spawn *request, size_t i, struct clone_
 	case COMPAT_SIGMASK:
 		out->kind = CLONE_ACTION_SIGMASK;
 		out->sigmask.how = SIG_SETMASK;
-		out->sigmask.set = signal_bits(&in->signals);
+		out->sigmask.set = compat_signal_bits(&in->signals);
 		return 0;
 	case COMPAT_SIGDEFAULT:
 		out->kind = CLONE_ACTION_SIGDEFAULT;
-		out->sigdefault.set = signal_bits(&in->signals);
+		out->sigdefault.set = compat_signal_bits(&in->signals);
 		return 0;
 	case COMPAT_UMASK:
 		out->kind = CLONE_ACTION_UMASK;

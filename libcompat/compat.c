@@ -1,8 +1,11 @@
 /* The backend registry, request checking and the spawn entry point. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -13,6 +16,7 @@ static const struct compat_backend *const backends[] = {
 	&compat_backend_vfork,
 	&compat_backend_clone_actions,
 	&compat_backend_iouring,
+	&compat_backend_builder,
 };
 
 /* Why a request is refused when the backend lacks a feature. */
@@ -103,6 +107,61 @@ bool compat_fd_open_before(const struct compat_spawn *request, size_t i, int fd)
 		}
 	}
 	return fd >= 0 && fcntl(fd, F_GETFD) >= 0;
+}
+
+/* Held while compat_fd_beyond_limit() raises RLIMIT_NOFILE. */
+static pthread_mutex_t raising = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t raising_once = PTHREAD_ONCE_INIT;
+
+static void raising_after_fork(void)
+{
+	pthread_mutex_init(&raising, NULL);	/* a thread of the parent held it */
+}
+
+static void raising_init(void)
+{
+	pthread_atfork(NULL, NULL, raising_after_fork);
+}
+
+int compat_fd_beyond_limit(int (*make)(const void *arg), const void *arg)
+{
+	struct rlimit limit, raised;
+	sigset_t all, mask;
+	int fd = make(arg), error = errno;
+
+	if (fd >= 0 || error != EMFILE)
+		return fd;
+	pthread_once(&raising_once, raising_init);
+	/* a handler that spawns must not find the lock held by its own thread */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &mask);
+	pthread_mutex_lock(&raising);
+	if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+		raised = limit;
+		for (rlim_t more = 1; fd < 0 && error == EMFILE && more <= 8 &&
+		     more <= limit.rlim_max - limit.rlim_cur; more++) {
+			raised.rlim_cur = limit.rlim_cur + more;
+			if (setrlimit(RLIMIT_NOFILE, &raised) != 0)
+				break;
+			fd = make(arg);
+			error = errno;
+		}
+		setrlimit(RLIMIT_NOFILE, &limit);
+	}
+	pthread_mutex_unlock(&raising);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	errno = error;
+	return fd;
+}
+
+uint64_t compat_signal_bits(const sigset_t *set)
+{
+	uint64_t bits = 0;
+
+	for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
+		if (sigismember(set, sig) == 1)
+			bits |= UINT64_C(1) << (sig - 1);
+	return bits;
 }
 
 static const char *caller_path(void)

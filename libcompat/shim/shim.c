@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -71,14 +70,6 @@ static pthread_once_t shim_once = PTHREAD_ONCE_INIT;
 /* Set while this thread is in a backend: the posix backend calls posix_spawn. */
 static __thread bool in_backend;
 
-/* Held while the counts' open raises RLIMIT_NOFILE (open_counts()). */
-static pthread_mutex_t raising = PTHREAD_MUTEX_INITIALIZER;
-
-static void raising_after_fork(void)
-{
-	pthread_mutex_init(&raising, NULL);	/* a thread of the parent held it */
-}
-
 /* Whether glibc_action decodes what this glibc's add functions store. */
 static bool layout_matches(void)
 {
@@ -121,7 +112,6 @@ static void shim_init(void)
 	shim.counts = getenv("SPAWNLAB_SHIM_COUNTS");
 	shim.glibc_spawn = (spawn_fn *)dlsym(RTLD_NEXT, "posix_spawn");
 	shim.glibc_spawnp = (spawn_fn *)dlsym(RTLD_NEXT, "posix_spawnp");
-	pthread_atfork(NULL, NULL, raising_after_fork);
 }
 
 /* One call of posix_spawn or posix_spawnp. */
@@ -149,34 +139,13 @@ static const char *const kind_name[] = {
 /*
  * The counts file, opened for one line. A caller whose fd table is full
  * up to its soft RLIMIT_NOFILE (tst-spawn3 fills it before it spawns)
- * would lose the line: then the soft limit is raised by one for the open
- * alone, so that it lands on the first fd beyond the limit, and put back
- * (DESIGN.md: why not an fd kept from load time). One thread at a time,
- * or two could leave it raised; another thread's open can take the fd
- * meanwhile, so a few more tries, one fd further each. At the hard limit
- * the line is lost, and the harness sees it missing.
+ * would lose the line: compat_fd_beyond_limit() raises the limit for the
+ * open alone (DESIGN.md: why not an fd kept from load time). At the hard
+ * limit the line is lost, and the harness sees it missing.
  */
-static int open_counts(void)
+static int open_counts(const void *path)
 {
-	const int flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC;
-	int fd = open(shim.counts, flags, 0644);
-	struct rlimit limit, raised;
-
-	if (fd >= 0 || errno != EMFILE)
-		return fd;
-	pthread_mutex_lock(&raising);
-	if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
-		raised = limit;
-		for (int more = 1; fd < 0 && errno == EMFILE && more <= 8; more++) {
-			raised.rlim_cur = limit.rlim_cur + more;
-			if (raised.rlim_cur > limit.rlim_max || setrlimit(RLIMIT_NOFILE, &raised) != 0)
-				break;
-			fd = open(shim.counts, flags, 0644);
-		}
-		setrlimit(RLIMIT_NOFILE, &limit);
-	}
-	pthread_mutex_unlock(&raising);
-	return fd;
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 }
 
 /*
@@ -201,7 +170,7 @@ static void count(const struct shim_call *call, const char *outcome, int error,
 		if (n[k])
 			len += snprintf(line + len, sizeof line - len, " %s=%u", kind_name[k], n[k]);
 	len += snprintf(line + len, sizeof line - len, " reason=%s\n", reason ? reason : "-");
-	fd = open_counts();
+	fd = compat_fd_beyond_limit(open_counts, shim.counts);
 	if (fd >= 0) {
 		if (write(fd, line, (size_t)len) != len) {
 			/* nothing to do: the harness sees the line missing */

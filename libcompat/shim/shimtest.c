@@ -866,8 +866,8 @@ struct shim_case {
 };
 
 /*
- * clone-actions and iouring (series-iouring at parity) can express
- * everything, as vfork; iouring's PATH search cannot stop
+ * clone-actions, builder and iouring (series-iouring at parity) can
+ * express everything, as vfork; iouring's PATH search cannot stop
  */
 static const struct shim_case cases[] = {
 	{ "plain", c_plain, "" },
