@@ -39,6 +39,15 @@ $(CORPUS_OBJS): $(TESTS_OBJ)/%.o: %.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(TESTS_CFLAGS) $(CRITERION_CFLAGS) -c -o $@ $<
 
+# errors::refusals_follow_features' table: a line of common-tests/features.txt,
+# "BACKEND [FEATURE...]", becomes { "BACKEND", 0 | LACKS(FEATURE)... },
+$(TESTS_OBJ)/common-tests/pinned-features.h: common-tests/features.txt
+	@mkdir -p $(@D)
+	awk '!/^#/ && NF { printf "{ \"%s\", 0", $$1; \
+		for (i = 2; i <= NF; i++) printf " | LACKS(%s)", $$i; print " }," }' $< > $@
+$(TESTS_OBJ)/common-tests/errors.o: $(TESTS_OBJ)/common-tests/pinned-features.h
+$(TESTS_OBJ)/common-tests/errors.o: TESTS_CFLAGS += -I$(TESTS_OBJ)/common-tests
+
 $(TESTS_OUT)/libcompat.a: $(LIBCOMPAT_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@

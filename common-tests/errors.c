@@ -243,24 +243,16 @@ static struct compat_spawn needing(enum compat_feature feature, struct compat_ac
 #define LACKS(feature) COMPAT_HAS(COMPAT_FEAT_##feature)
 
 /*
- * What each backend cannot express, pinned here independently of the
- * features the library declares (DESIGN.md's table): a backend that
- * declares less (or more) fails, instead of skipping more tests.
+ * What each backend cannot express, pinned apart from the features the
+ * library declares: common-tests/features.txt, made into lines
+ * { "BACKEND", LACKS(FEATURE) | ... } by common-tests/build.mk. A backend
+ * that declares less (or more) fails, instead of skipping more tests.
  */
 static const struct {
 	const char *backend;
 	unsigned int lacks;
 } pinned_features[] = {
-	{ "vfork", 0 },
-	{ "posix", LACKS(OPEN_AT) | LACKS(CLOSE_RANGE) | LACKS(ANY_ORDER) | LACKS(UMASK) |
-		   LACKS(EXEC_AT) | LACKS(SEARCH_STRING) | LACKS(PIDFD) | LACKS(FAILED_STEP) },
-	/*
-	 * series-iouring RFC v3: every action is a request of the chain (12-29)
-	 * or a CLONE flag; its EXECs are hard-linked, so a PATH search goes on
-	 * after any error
-	 */
-	{ "iouring", LACKS(SEARCH_STOPS) },
-	{ "clone-actions", 0 },
+#include "pinned-features.h"
 };
 
 static unsigned int pinned_lacks(const char *name)

@@ -32,16 +32,28 @@ static inline int release_fifo(const char *fifo)
 	return fd;
 }
 
-/* The child of parent, once it sleeps (in the FIFO's open). */
-static inline pid_t blocked_child_of(pid_t parent)
+/*
+ * Where a spawn waits in the FIFO's open: in the child of parent, whose pid
+ * this returns once it sleeps; or, on a backend that applies the actions
+ * in the caller before any child exists (builder), in the caller: when no
+ * child has appeared within 5 s, 0 once the caller's spawning thread
+ * sleeps (spawner: its /proc path, "PID" or "self/task/TID").
+ */
+static inline pid_t blocked_spawn_of(pid_t parent, const char *spawner)
 {
 	pid_t child = proc_find_child_of(parent, 5000);
-	char state = '?';
+	char path[32], state = '?';
+	const char *who = spawner;
 
-	cr_assert_gt(child, 0, "no child of %d appeared", parent);
-	for (int i = 0; i < 500 && (state = proc_process_state(child)) != 'S'; i++)
+	if (child > 0) {
+		snprintf(path, sizeof(path), "%d", child);
+		who = path;
+	}
+	for (int i = 0; i < 500 && (state = proc_state(who)) != 'S'; i++)
 		usleep(10000);
-	cr_assert_eq(state, 'S', "the child %d does not sleep: state %c", child, state);
+	cr_assert_eq(state, 'S', "%s %s does not sleep: state %c",
+		     child > 0 ? "the child" : "no child appeared, and the spawning thread", who,
+		     state);
 	return child;
 }
 

@@ -491,13 +491,15 @@ static bool going(pid_t pid)
 }
 
 /*
- * The caller is killed while its child waits in an action (an open of a
+ * The caller is killed while its spawn waits in an action (an open of a
  * FIFO that has no writer): it dies within 10 s, and its child goes too,
  * neither left waiting nor as a zombie under the test, a subreaper. A child
  * that outlives its caller and later runs the program is the hazard
  * (posix, vfork); a child killed with its caller that comes to the
  * subreaper as a zombie is iouring's design (REPARENTED), and on any
- * other backend a failure.
+ * other backend a failure. Where the spawn waits in the caller itself,
+ * before any child exists (builder), nothing may be left waiting in the
+ * open once the caller died, and no child may appear.
  */
 Test(safety, killed_caller_leaves_nothing)
 {
@@ -513,7 +515,10 @@ Test(safety, killed_caller_leaves_nothing)
 		helper_spawn(&h, &request);
 		_exit(3);
 	}
-	pid_t child = blocked_child_of(h.pid);
+	char caller[16];
+
+	snprintf(caller, sizeof caller, "%d", h.pid);
+	pid_t child = blocked_spawn_of(h.pid, caller);
 
 	cr_assert_eq(kill(h.pid, SIGKILL), 0);
 	int status = wait_for(h.pid, LIMIT_MS);
@@ -521,6 +526,15 @@ Test(safety, killed_caller_leaves_nothing)
 	cr_assert(status != -1, "the caller did not die within %d ms of SIGKILL", LIMIT_MS);
 	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "the caller: status %#x",
 		  status);
+	if (child == 0) {
+		int writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+		cr_assert(writer < 0 && errno == ENXIO,
+			  "the caller died in the spawn, and the FIFO still has a reader");
+		helper_close(&h);
+		expect_no_children();
+		return;
+	}
 	if (!going(child)) {
 		int writer = release_fifo(fifo);
 		char report[2048];
@@ -562,12 +576,14 @@ struct spawner {
 	const struct compat_spawn *request;
 	struct compat_result result;
 	pthread_t thread;
+	_Atomic pid_t tid;
 };
 
 static void *spawn_in_thread(void *arg)
 {
 	struct spawner *s = arg;
 
+	s->tid = (pid_t)syscall(SYS_gettid);
 	compat_spawn(backend(), s->request, &s->result);
 	return NULL;
 }
@@ -596,7 +612,9 @@ static void *wait_for_any(void *arg)
 /*
  * A thread that sleeps in waitpid(-1) while a spawn's child is the only
  * child returns (ECHILD, or that child reaped) once the spawn has failed:
- * a failed child that vanishes without waking it leaves it asleep.
+ * a failed child that vanishes without waking it leaves it asleep. Where
+ * the spawn waits in the caller before any child exists (builder), the
+ * waiter has no child to wait for and returns ECHILD at once.
  */
 Test(safety, blocked_waitpid_returns_when_spawn_fails)
 {
@@ -612,17 +630,22 @@ Test(safety, blocked_waitpid_returns_when_spawn_fails)
 		compat_chdir(scratch_path("missing")));
 	skip_if_refused(&request);
 	cr_assert_eq(pthread_create(&s.thread, NULL, spawn_in_thread, &s), 0);
-	pid_t child = blocked_child_of(getpid());
+	char spawning[32];
+
+	for (int i = 0; i < 500 && !s.tid; i++)
+		usleep(10000);
+	snprintf(spawning, sizeof spawning, "self/task/%d", s.tid);
+	pid_t child = blocked_spawn_of(getpid(), spawning);
 
 	cr_assert_eq(pthread_create(&w.thread, NULL, wait_for_any, &w), 0);
-	for (int i = 0; i < 500 && (!w.tid || proc_thread_state(w.tid) != 'S'); i++)
+	for (int i = 0; i < 500 && !w.done && (!w.tid || proc_thread_state(w.tid) != 'S'); i++)
 		usleep(10000);
 	usleep(100000);
-	cr_assert(!w.done, "waitpid(-1) returned while the child waited: %d (%s)", w.got,
-		  strerror(w.error));
+	cr_assert(!w.done || child == 0, "waitpid(-1) returned while the child waited: %d (%s)",
+		  w.got, strerror(w.error));
 	int writer = release_fifo(fifo);
 
-	cr_assert_geq(writer, 0, "the child does not hold the FIFO open: %s", strerror(errno));
+	cr_assert_geq(writer, 0, "the spawn does not hold the FIFO open: %s", strerror(errno));
 	clock_gettime(CLOCK_REALTIME, &deadline);
 	deadline.tv_sec += LIMIT_MS / 1000;
 	cr_assert_eq(pthread_timedjoin_np(s.thread, NULL, &deadline), 0,
@@ -632,7 +655,7 @@ Test(safety, blocked_waitpid_returns_when_spawn_fails)
 	cr_assert(w.done, "waitpid(-1) in another thread still sleeps %d ms after the spawn failed",
 		  LIMIT_MS);
 	cr_assert_eq(pthread_join(w.thread, NULL), 0);
-	cr_assert(w.got == child || (w.got == -1 && w.error == ECHILD),
+	cr_assert((child && w.got == child) || (w.got == -1 && w.error == ECHILD),
 		  "waitpid(-1) returned %d (%s), the failed child was %d", w.got, strerror(w.error),
 		  child);
 	close(writer);
