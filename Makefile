@@ -21,7 +21,7 @@ UAPI_INCLUDE_builder ?= build/uapi/builder/include
 
 .PHONY: all deps check check-host check-harness kernels kernels-release \
 	check-deps check-fresh check-series tests $(addprefix check-guest-,$(SERIES) combined) \
-	$(addprefix kernel-,$(SERIES) combined) \
+	$(addprefix kernel-,$(SERIES) builder combined) \
 	$(addprefix export-,$(SERIES)) $(addprefix tree-,$(SERIES)) clean-results \
 	report bench bench-smoke check-bench fuzz
 
@@ -41,7 +41,7 @@ include bench/bench.mk
 include docs/docs.mk
 
 # Everything a guest runs: the corpus, each series' ABI and stress tests.
-tests: tests-iouring tests-clone-actions | deps
+tests: tests-iouring tests-clone-actions tests-builder | deps
 
 $(UAPI_INCLUDE_iouring)/linux/io_uring.h: series-iouring/series $(wildcard series-iouring/*.patch) | deps
 	@vm/kernel-tree headers iouring
@@ -52,7 +52,7 @@ $(UAPI_INCLUDE_builder)/linux/spawn.h: series-builder/series $(wildcard series-b
 
 # Kernels: vm/build-kernel applies the series and builds incrementally.
 # (Static pattern rules: make applies no implicit rule to a .PHONY target.)
-$(addprefix kernel-,$(SERIES) combined): kernel-%: deps
+$(addprefix kernel-,$(SERIES) builder combined): kernel-%: deps
 	@vm/build-kernel $* debug
 kernels: $(addprefix kernel-,$(SERIES) combined)
 kernels-release: deps
@@ -106,10 +106,10 @@ check: deps
 	vm/tap-summary build/results || status=1; \
 	exit $$status
 
-# Both series' fuzzers in their debug guests, FUZZ_SECONDS each (600), with
-# FUZZ_SEED if given; the second runs even when the first fails.
+# Each series' fuzzer in its debug guest, FUZZ_SECONDS each (600), with
+# FUZZ_SEED if given; each runs even when one before it fails.
 fuzz:
-	@status=0; for t in fuzz-clone-actions fuzz-iouring; do \
+	@status=0; for t in fuzz-clone-actions fuzz-iouring fuzz-builder; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; exit $$status
 

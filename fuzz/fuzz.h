@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the seeded fuzzers of the two series (clone-actions-fuzz,
- * iouring-fuzz) share: errno sets, a PRNG with one stream per call (so that
+ * What the seeded fuzzers of the series (clone-actions-fuzz, iouring-fuzz,
+ * builder-fuzz) share: errno sets, a PRNG with one stream per call (so that
  * `--seed S --replay N` rebuilds call N alone), a snapshot of the calling
  * thread's state (fd table, cwd, umask, signal mask, process group, ids),
  * checks for children that no call reported, reaping with a time limit, the
