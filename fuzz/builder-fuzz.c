@@ -190,8 +190,6 @@ static bool is_dir(int o)
 
 /* ---- paths and string vectors that calls point to ---- */
 
-enum path_kind { PK_ABS, PK_REL, PK_EMPTY, PK_TOOLONG, PK_FAULT };
-
 enum path_id {
 	P_TINY, P_PROBE, P_LINK, P_NOEXEC, P_TESTS, P_WORK, P_SUB, P_ROOT, P_NULL_DEV,
 	P_MISSING, P_NOTDIR, P_NEW, P_REL_TINY, P_REL_PROBE, P_REL_LINK, P_REL_NOEXEC,
@@ -199,12 +197,7 @@ enum path_id {
 	P_NULL, P_KERNEL, P_STRADDLE, P_GUARD, NPATHS
 };
 
-static const struct path_row {
-	const char *name;
-	enum path_kind kind;
-	int target;	 /* PK_ABS */
-	const char *rel; /* PK_REL */
-} paths[NPATHS] = {
+static const struct path_row paths[NPATHS] = {
 	[P_TINY] = { "abs-tiny", PK_ABS, OB_TINY, NULL },
 	[P_PROBE] = { "abs-probe", PK_ABS, OB_PROBE, NULL },
 	[P_LINK] = { "abs-link", PK_ABS, OB_LINK, NULL },
@@ -317,18 +310,12 @@ static char *pg(const struct arena *ar, int page)
 
 static int classify_path(const struct arena *ar, uint64_t p)
 {
-	for (int id = 0; id < NPATHS; id++)
-		if (ar->path[id] == p)
-			return id;
-	return -1;
+	return fuzz_index_of(ar->path, NPATHS, p);
 }
 
 static int classify_strv(const struct arena *ar, uint64_t p)
 {
-	for (int id = 0; id < NSTRV; id++)
-		if (ar->strv[id] == p)
-			return id;
-	return -1;
+	return fuzz_index_of(ar->strv, NSTRV, p);
 }
 
 /* ---- what the whole run knows ---- */
@@ -3142,19 +3129,11 @@ static struct fuzzer *fuzzers[MAX_THREADS];
 static void hook_setup(int thread)
 {
 	struct fuzzer *f = fuzzers[thread];
-	sigset_t mask;
 
 	if (unshare(CLONE_FILES | CLONE_FS))
 		die("unshare: %s", strerror(errno));
 	fd_setup(f);
-	if (chdir(opt.work))
-		die("chdir %s: %s", opt.work, strerror(errno));
-	umask(022);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGUSR2);
-	sigaddset(&mask, SIGTERM);
-	pthread_sigmask(SIG_SETMASK, &mask, NULL);
-	take_state(&f->before);
+	fuzz_thread_state(opt.work, &f->before);
 }
 
 static void hook_one(int thread, long long no)
@@ -3189,26 +3168,6 @@ static void check_layout(void)
 		die("%s and %s must be programs everyone may run (--exec names tiny)", opt.tiny, opt.probe);
 	if (!lstat("/nonexistent-builder-fuzz", &st))
 		die("/nonexistent-builder-fuzz exists");
-}
-
-static void make_work_dir(void)
-{
-	char path[PATH_MAX + 16], dir[PATH_MAX];
-	int fd;
-
-	snprintf(dir, sizeof(dir), "%s/builder-fuzz-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir) || chmod(dir, 0755) || !realpath(dir, opt.work))
-		die("mkdtemp %s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/noexec", opt.work);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 || close(fd))
-		die("%s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/link", opt.work);
-	if (symlink(opt.tiny, path))
-		die("%s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/sub", opt.work);
-	if (mkdir(path, 0755))
-		die("%s: %s", path, strerror(errno));
 }
 
 /* what the run made, "new" wherever an open created it */
@@ -3338,6 +3297,7 @@ static bool privileged(void)
 
 static void setup(void)
 {
+	char path[PATH_MAX];
 	struct sched_param param;
 	struct rlimit rl;
 	FILE *in;
@@ -3367,7 +3327,10 @@ static void setup(void)
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		die("setrlimit: %s", strerror(errno));
 	fuzz_process_setup();
-	make_work_dir();
+	fuzz_work_dir("builder-fuzz", opt.tiny, path);
+	/* probe reports the cwd and fds as the kernel names them */
+	if (!realpath(path, opt.work))
+		die("realpath %s: %s", path, strerror(errno));
 	check_layout();
 
 	for (int fd = 0; fd < 3; fd++) {
