@@ -114,10 +114,10 @@ check: deps
 	vm/tap-summary build/results || status=1; \
 	exit $$status
 
-# Both series' fuzzers in their debug guests, FUZZ_SECONDS each (600), with
-# FUZZ_SEED if given; the second runs even when the first fails.
+# Each series' fuzzer in its debug guest, FUZZ_SECONDS each (600), with
+# FUZZ_SEED if given; each runs even when one before it fails.
 fuzz:
-	@status=0; for t in fuzz-clone-actions fuzz-iouring; do \
+	@status=0; for t in fuzz-clone-actions fuzz-iouring fuzz-builder; do \
 		$(MAKE) --no-print-directory $$t || status=1; \
 	done; exit $$status
 

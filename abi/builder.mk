@@ -13,10 +13,12 @@ TESTS_OUT ?= build/tests
 # the ABI, settings and hazard tests and the 10,000-spawn stress test
 # (vm/guest-check runs them apart: -T stress, -t stress); and the kernel's
 # clone3 selftests from the same worktree (the series changes
-# kernel/fork.c), for the series' own guest.
+# kernel/fork.c), for the series' own guest; the fuzzer (fuzz/fuzz.mk),
+# which execs tiny and probe (common-tests/build.mk) next to it.
 .PHONY: tests-builder
 tests-builder: $(TESTS_OUT)/spawn-selftests/spawn_builder_test \
-	$(TESTS_OUT)/clone3-selftests-builder/clone3
+	$(TESTS_OUT)/clone3-selftests-builder/clone3 \
+	$(TESTS_OUT)/builder-fuzz $(TESTS_OUT)/tiny $(TESTS_OUT)/probe
 
 $(TESTS_OUT)/clone3-selftests-builder/clone3: $(UAPI_INCLUDE_builder)/linux/spawn.h
 	@mkdir -p $(@D)

@@ -9,7 +9,8 @@
 
 BENCH_OUT ?= build/bench
 BENCH_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ilibcompat
-BENCH_RAW := $(TESTS_OBJ)/bench/raw-iouring.o $(TESTS_OBJ)/bench/raw-clone-actions.o
+BENCH_RAW := $(TESTS_OBJ)/bench/raw-iouring.o $(TESTS_OBJ)/bench/raw-clone-actions.o \
+	$(TESTS_OBJ)/bench/raw-builder.o
 
 .PHONY: bench
 bench: $(BENCH_OUT)/spawnbench $(BENCH_OUT)/stamp
@@ -26,6 +27,8 @@ $(TESTS_OBJ)/bench/raw-iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
 $(TESTS_OBJ)/bench/raw-clone-actions.o: BENCH_UAPI := $(UAPI_INCLUDE_clone_actions)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
 	abi/clone-actions-spawn.h
+$(TESTS_OBJ)/bench/raw-builder.o: BENCH_UAPI := $(UAPI_INCLUDE_builder)
+$(TESTS_OBJ)/bench/raw-builder.o: $(UAPI_INCLUDE_builder)/linux/spawn.h abi/builder-spawn.h
 $(BENCH_RAW): $(TESTS_OBJ)/bench/%.o: bench/%.c bench/raw.h
 	@mkdir -p $(@D)
 	$(CC) -I$(BENCH_UAPI) $(BENCH_CFLAGS) -c -o $@ $<

@@ -39,10 +39,11 @@ my ($out, $kinfo, @runs) = @ARGV;
 die "usage: $0 OUT KERNEL_INFO RUN...\n" unless $out && $kinfo && @runs;
 my $BASELINE = 'vfork+execve';
 my @PAIRS = (['clone-actions-raw', $BASELINE], ['iouring-raw', $BASELINE],
-	['clone-actions', 'vfork'], ['clone-actions-raw', 'posix_spawn']);
+	['clone-actions', 'vfork'], ['clone-actions-raw', 'posix_spawn'],
+	['builder-reuse-raw', $BASELINE], ['builder-raw', 'builder-reuse-raw']);
 my ($MISS_LO, $MISS_HI) = (1, 16);	# path cells: failing PATH entries before the child's
 my @ENTRY = (['clone-actions-raw', 'posix_spawnp'], ['iouring-raw', 'posix_spawnp'],
-	['clone-actions-raw', $BASELINE]);
+	['clone-actions-raw', $BASELINE], ['builder-raw', 'posix_spawnp']);
 my $TOP = 10;
 
 sub slurp { my ($f) = @_; open(my $h, '<', $f) or return undef; local $/; my $t = <$h>; close $h; return $t }

@@ -3,7 +3,9 @@
  * tuned program would call it, beside the libcompat backend that wraps it.
  * What a long-lived program makes once is made before timing, per thread
  * and cell (prepare): io_uring's ring and chain, clone3's clone_args and
- * action list; a spawn is then one io_uring_enter() or one clone3(). A
+ * action list, the reused process builder; a spawn is then one
+ * io_uring_enter(), one clone3() or one spawn_commit() (builder-raw, a
+ * builder per spawn, opens and configures it in the spawn). A
  * method that can start many spawns with one call (io_uring) also has
  * submit and collect, for the asynchronous cell. Each method is in a file
  * of its own, compiled against its series' uapi headers (bench/bench.mk).
@@ -48,6 +50,6 @@ struct raw_method {
 	void (*release)(void *prepared);
 };
 
-extern const struct raw_method raw_iouring, raw_clone_actions;
+extern const struct raw_method raw_iouring, raw_clone_actions, raw_builder, raw_builder_reuse;
 
 #endif

@@ -3,10 +3,11 @@
  * kernel. DESIGN.md ("Benchmark and report") explains the method.
  *
  * Methods: fork+execve, vfork+execve, posix_spawn, posix_spawnp (raw glibc
- * calls); iouring-raw and clone-actions-raw, each series' ABI called
- * directly as a tuned program would (bench/raw.h); vfork, iouring,
- * clone-actions and builder, libcompat's backends, so that the library's
- * cost shows beside the call it wraps (builder has no raw method yet). The kernel methods run when the
+ * calls); iouring-raw, clone-actions-raw, builder-raw (a process builder
+ * per spawn) and builder-reuse-raw (one builder, committed per spawn),
+ * each series' ABI called directly as a tuned program would (bench/raw.h);
+ * vfork, iouring, clone-actions and builder, libcompat's backends, so that
+ * the library's cost shows beside the call it wraps. The kernel methods run when the
  * running kernel has the series (libcompat's probe decides). Every method
  * spawns the same child, `stamp FD`, which writes CLOCK_MONOTONIC on FD
  * with its first instructions; the parent
@@ -107,7 +108,9 @@ static struct method methods[] = {
 	{ .name = "clone-actions-raw", .kind = RAW_ABI, .backend = "clone-actions",
 	  .raw = &raw_clone_actions },
 	{ .name = "clone-actions", .kind = COMPAT, .backend = "clone-actions" },
+	{ .name = "builder-raw", .kind = RAW_ABI, .backend = "builder", .raw = &raw_builder },
 	{ .name = "builder", .kind = COMPAT, .backend = "builder" },
+	{ .name = "builder-reuse-raw", .kind = RAW_ABI, .backend = "builder", .raw = &raw_builder_reuse },
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -682,7 +685,8 @@ static void throughput_cell(const struct job *job, int nthreads)
 /*
  * k spawns before the first reap. iouring-raw submits k CLONE+EXEC chains
  * with one io_uring_enter() that does not wait, and takes the pids from
- * the CLONE CQEs afterwards; the others make k spawns back to back. Then
+ * the CLONE CQEs afterwards; the others make k spawns back to back
+ * (builder-reuse-raw k commits: the builder has no asynchronous commit). Then
  * the k children are reaped with waitpid. Two kinds of round take turns:
  *   free     spawns_per_s = k / (first spawn call .. last reap)
  *   working  between the spawn calls and the reap the parent does
@@ -691,7 +695,7 @@ static void throughput_cell(const struct job *job, int nthreads)
  *            work alone: the slowdown of a parent that keeps working is
  *            a method's parent_ns over no-spawn's.
  */
-#define ASYNC_METHODS "vfork+execve,posix_spawn,clone-actions-raw,iouring-raw"
+#define ASYNC_METHODS "vfork+execve,posix_spawn,clone-actions-raw,iouring-raw,builder-reuse-raw"
 #define ASYNC_MAX_K 32
 
 static struct method no_spawn = { .name = "no-spawn", .selected = true };
@@ -1082,9 +1086,11 @@ static void usage(FILE *to)
 		"                     (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
 		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions,\n"
-		"                     builder (default: all); vfork, iouring, clone-actions\n"
-		"                     and builder are libcompat's backends, the -raw ones\n"
-		"                     call the series' ABI directly\n"
+		"                     builder-raw,builder,builder-reuse-raw (default: all);\n"
+		"                     vfork, iouring, clone-actions and builder are\n"
+		"                     libcompat's backends, the -raw ones call the series'\n"
+		"                     ABI directly (builder-reuse-raw: one builder, a commit\n"
+		"                     per spawn)\n"
 		"  --iters N          spawns per method in the base cell (default %ld)\n"
 		"  --sweep-iters N    in the other latency cells (default %ld)\n"
 		"  --mem-iters N      with touched parent memory (default %ld)\n"

@@ -144,8 +144,6 @@ static bool is_dir(int t)
 	return t >= T_DIR_ROOT && t <= T_DIR_SUB;
 }
 
-enum path_kind { PK_ABS, PK_REL, PK_EMPTY, PK_TOOLONG, PK_FAULT };
-
 enum path_id {
 	P_TINY, P_LINK, P_NOEXEC, P_TESTS, P_WORK, P_SUB, P_ROOT, P_MISSING, P_NOTDIR,
 	P_NEW, P_TOOLONG, P_LONGNAME, P_EMPTY, P_REL_TINY, P_REL_LINK, P_REL_NOEXEC,
@@ -153,12 +151,7 @@ enum path_id {
 	P_NONCANONICAL, P_GUARD, NPATHS
 };
 
-static const struct path_row {
-	const char *name;
-	enum path_kind kind;
-	int target;	 /* PK_ABS */
-	const char *rel; /* PK_REL */
-} paths[NPATHS] = {
+static const struct path_row paths[NPATHS] = {
 	[P_TINY] = { "abs-tiny", PK_ABS, T_TINY, NULL },
 	[P_LINK] = { "abs-link", PK_ABS, T_LINK, NULL },
 	[P_NOEXEC] = { "abs-noexec", PK_ABS, T_FILE, NULL },
@@ -259,10 +252,7 @@ static char *pg(const struct arena *ar, int page)
 
 static int classify_path(const struct arena *ar, uint64_t p)
 {
-	for (int id = 0; id < NPATHS; id++)
-		if (ar->path[id] == p)
-			return id;
-	return -1;
+	return fuzz_index_of(ar->path, NPATHS, p);
 }
 
 /* SV id of pointer p, K for SV_TINY_K in *k; -1 if unknown */
@@ -1965,19 +1955,10 @@ static void fd_setup(void)
 
 static void thread_setup(struct fuzzer *f)
 {
-	sigset_t mask;
-
 	if (unshare(CLONE_FILES | CLONE_FS))
 		die("unshare: %s", strerror(errno));
 	fd_setup();
-	if (chdir(opt.work))
-		die("chdir %s: %s", opt.work, strerror(errno));
-	umask(022);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGUSR2);
-	sigaddset(&mask, SIGTERM);
-	pthread_sigmask(SIG_SETMASK, &mask, NULL);
-	take_state(&f->before);
+	fuzz_thread_state(opt.work, &f->before);
 }
 
 static struct fuzzer *fuzzers[MAX_THREADS];
@@ -2024,27 +2005,6 @@ static void check_layout(void)
 		die("%s is not a program everyone may run (--exec)", opt.tiny);
 	if (!lstat("/nonexistent-clone-actions-fuzz", &st))
 		die("/nonexistent-clone-actions-fuzz exists");
-}
-
-static void make_work_dir(void)
-{
-	char path[PATH_MAX + 16];
-	int fd;
-
-	snprintf(opt.work, sizeof(opt.work), "%s/clone-actions-fuzz-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(opt.work) || chmod(opt.work, 0755))
-		die("mkdtemp %s: %s", opt.work, strerror(errno));
-	snprintf(path, sizeof(path), "%s/noexec", opt.work);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 || close(fd))
-		die("%s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/link", opt.work);
-	if (symlink(opt.tiny, path))
-		die("%s: %s", path, strerror(errno));
-	snprintf(path, sizeof(path), "%s/sub", opt.work);
-	if (mkdir(path, 0755))
-		die("%s: %s", path, strerror(errno));
 }
 
 static void remove_work_dir(void)
@@ -2110,7 +2070,7 @@ static void setup(void)
 	opt.nofile = NOFILE;
 	fuzz_process_setup();
 
-	make_work_dir();
+	fuzz_work_dir("clone-actions-fuzz", opt.tiny, opt.work);
 	check_layout();
 	for (size_t i = 0; i < ARRAY_SIZE(namespaces); i++) {
 		char path[64];

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the seeded fuzzers of the two series (clone-actions-fuzz,
- * iouring-fuzz) share: errno sets, a PRNG with one stream per call (so that
+ * What the seeded fuzzers of the series (clone-actions-fuzz, iouring-fuzz,
+ * builder-fuzz) share: errno sets, a PRNG with one stream per call (so that
  * `--seed S --replay N` rebuilds call N alone), a snapshot of the calling
- * thread's state (fd table, cwd, umask, signal mask, process group, ids),
- * checks for children that no call reported, reaping with a time limit, the
- * options they share and the phases they run in:
+ * thread's state (fd table, cwd, umask, signal mask, process group, ids)
+ * and the state a thread starts from, the work directory and the rows of
+ * the paths calls name, checks for children that no call reported, reaping
+ * with a time limit, the options they share and the phases they run in:
  *   single   one thread; the program checks for children after every call
  *   threads  --threads fuzzing threads and a waiter thread that must never
  *            see an exited child that no call returned (waitid() with
@@ -378,6 +379,70 @@ static const char *dispositions_diff(char *why, size_t n)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * What a thread's calls start from (after it made its own fd table and
+ * fs_struct and its descriptors): cwd work, umask 022, SIGUSR2 and SIGTERM
+ * blocked; *before is that state.
+ */
+static inline void fuzz_thread_state(const char *work, struct fuzz_state *before)
+{
+	sigset_t mask;
+
+	if (chdir(work))
+		die("chdir %s: %s", work, strerror(errno));
+	umask(022);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR2);
+	sigaddset(&mask, SIGTERM);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	take_state(before);
+}
+
+/* ---- the work directory and the paths calls name ---- */
+
+/*
+ * A new directory in $TMPDIR (name: PREFIX-XXXXXX) into work (PATH_MAX):
+ * noexec, a file no one can exec; link, a symlink to tiny; sub, empty.
+ */
+static inline void fuzz_work_dir(const char *prefix, const char *tiny, char *work)
+{
+	char path[PATH_MAX + 16];
+	int fd;
+
+	snprintf(work, PATH_MAX, "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
+	if (!mkdtemp(work) || chmod(work, 0755))
+		die("mkdtemp %s: %s", work, strerror(errno));
+	snprintf(path, sizeof(path), "%s/noexec", work);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || close(fd))
+		die("%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/link", work);
+	if (symlink(tiny, path))
+		die("%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/sub", work);
+	if (mkdir(path, 0755))
+		die("%s: %s", path, strerror(errno));
+}
+
+/* a path a call names: what it is, and what the model knows of it */
+enum path_kind { PK_ABS, PK_REL, PK_EMPTY, PK_TOOLONG, PK_FAULT };
+
+struct path_row {
+	const char *name;
+	enum path_kind kind;
+	int target;	 /* PK_ABS */
+	const char *rel; /* PK_REL */
+};
+
+/* the index of pointer p in v[n] (a path, a string vector), or -1 */
+static inline int fuzz_index_of(const uint64_t *v, int n, uint64_t p)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == p)
+			return i;
+	return -1;
 }
 
 /* ---- children ---- */
