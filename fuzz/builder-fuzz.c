@@ -74,7 +74,8 @@
  *      a shrink, 100 of slack).
  * Signals 32 and 33 (glibc's) are left out of the signal checks. Each
  * fuzzing thread has a file table and fs_struct of its own
- * (unshare(CLONE_FILES | CLONE_FS)) with the same descriptors, so a step
+ * (unshare(CLONE_FILES | CLONE_FS)) with the same descriptors, which it
+ * checks against the model's (open or not, close-on-exec), so a step
  * behaves the same in any thread and in a replay.
  *
  * Modes (--mode all, the default, gives each a third of the time):
@@ -3113,8 +3114,13 @@ static void fd_setup(struct fuzzer *f)
 		master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (master < 0 || grantpt(master) || unlockpt(master) || ptsname_r(master, path, sizeof(path)))
 			die("a pseudo-terminal: %s", strerror(errno));
-		open_at(path, O_RDWR | O_NOCTTY, FD_PTY);
+		/*
+		 * The master took the lowest free fd, FD_PTY: onto its own first,
+		 * or the slave's move onto FD_PTY would close it (and leave
+		 * FD_PTY closed, where spawn_open() then puts the builder).
+		 */
 		move_fd(master, FD_PTMX);
+		open_at(path, O_RDWR | O_NOCTTY, FD_PTY);
 		fd_link(FD_PTY, f->pty_link);
 	} else {
 		open_at(NULL, 0, FD_PTY);
@@ -3122,6 +3128,13 @@ static void fd_setup(struct fuzzer *f)
 	}
 	open_at(opt.cgroup ? opt.link[OB_CGROUP] : NULL, O_RDONLY | O_DIRECTORY, FD_CGROUP);
 	open_at("/", O_RDONLY | O_DIRECTORY, FD_ROOT);
+	for (int fd = 0; fd < TBL; fd++) { /* the table each step's model starts from */
+		int fl = fcntl(fd, F_GETFD);
+
+		if ((fl >= 0) != (fd_template[fd].obj != OB_NONE) ||
+		    (fl >= 0 && (fl == FD_CLOEXEC) != fd_template[fd].cloexec))
+			die("fd %d is not what the model has (%s)", fd, obj_names[fd_template[fd].obj]);
+	}
 }
 
 static struct fuzzer *fuzzers[MAX_THREADS];
