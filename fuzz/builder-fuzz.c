@@ -419,7 +419,11 @@ struct cfg {
 	int nsearch;
 	size_t size;
 	int ptr;
-	int tail;		/* offset of a non-zero byte past VER0, or -1 */
+	/*
+	 * offset of a non-zero byte past the op's struct, or -1: where
+	 * gen_config() puts one; once placed, the first that place_cfg() put
+	 */
+	int tail;
 };
 
 struct commit {
@@ -1978,9 +1982,21 @@ static int32_t cref_fd(const struct fuzzer *f, int cref, int32_t num)
 	}
 }
 
+/* the size of the op's struct as the kernel has it (ksize): where its last field ends */
+static size_t op_size(const struct op_row *row)
+{
+	size_t n = 0;
+
+	for (const struct field *fl = row->fields; fl->name; fl++)
+		n = (size_t)fl->off + fl->size;
+	return n;
+}
+
 static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 {
 	const struct arena *ar = &f->ar;
+	const struct op_row *row = find_op(c->op);
+	char *at;
 
 	if (c->op == SPAWN_INSTALL || c->op == SPAWN_CGROUP)
 		c->arg.fd.fd = cref_fd(f, c->cref, c->arg.fd.fd);
@@ -1991,7 +2007,18 @@ static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 			s += sprintf(s, "%s%s", i ? ":" : "", ar->entry[c->search[i]]);
 		c->arg.exec.search = SB_PTR(ar->scratch);
 	}
-	return ptr_of(ar, c->ptr, place_at_end(ar, PG_ARG, &c->arg, sizeof(c->arg), c->size, c->tail));
+	at = place_at_end(ar, PG_ARG, &c->arg, sizeof(c->arg), c->size, c->tail);
+	/*
+	 * The kernel wants zeros past its struct of the op sent, where another
+	 * op's fields may be (gen_config()): the model judges the bytes placed.
+	 */
+	c->tail = -1;
+	for (size_t i = row ? op_size(row) : 0; row && c->size <= PAGE && i < c->size; i++)
+		if (at[i]) {
+			c->tail = (int)i;
+			break;
+		}
+	return ptr_of(ar, c->ptr, at);
 }
 
 /* a string into the scratch's second part */
