@@ -1860,7 +1860,7 @@ static errset doc_call(uint32_t op)
 /* spawn_config.2's ERRORS, and those of the call op stands for */
 static errset doc_config(uint32_t op)
 {
-	return es_or(ES(E2BIG, EBADF, EBUSY, EFAULT, EINVAL, ENOTTY, EPERM), doc_call(op));
+	return es_or(ES(E2BIG, EBADF, EBUSY, EFAULT, EINVAL, ENOMEM, ENOTTY, EPERM), doc_call(op));
 }
 
 /* the op of the setting with this index, or 0 */
