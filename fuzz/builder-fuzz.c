@@ -74,7 +74,8 @@
  *      a shrink, 100 of slack).
  * Signals 32 and 33 (glibc's) are left out of the signal checks. Each
  * fuzzing thread has a file table and fs_struct of its own
- * (unshare(CLONE_FILES | CLONE_FS)) with the same descriptors, so a step
+ * (unshare(CLONE_FILES | CLONE_FS)) with the same descriptors, which it
+ * checks against the model's (open or not, close-on-exec), so a step
  * behaves the same in any thread and in a replay.
  *
  * Modes (--mode all, the default, gives each a third of the time):
@@ -418,7 +419,11 @@ struct cfg {
 	int nsearch;
 	size_t size;
 	int ptr;
-	int tail;		/* offset of a non-zero byte past VER0, or -1 */
+	/*
+	 * offset of a non-zero byte past the op's struct, or -1: where
+	 * gen_config() puts one; once placed, the first that place_cfg() put
+	 */
+	int tail;
 };
 
 struct commit {
@@ -1855,7 +1860,7 @@ static errset doc_call(uint32_t op)
 /* spawn_config.2's ERRORS, and those of the call op stands for */
 static errset doc_config(uint32_t op)
 {
-	return es_or(ES(E2BIG, EBADF, EBUSY, EFAULT, EINVAL, ENOTTY, EPERM), doc_call(op));
+	return es_or(ES(E2BIG, EBADF, EBUSY, EFAULT, EINVAL, ENOMEM, ENOTTY, EPERM), doc_call(op));
 }
 
 /* the op of the setting with this index, or 0 */
@@ -1977,9 +1982,21 @@ static int32_t cref_fd(const struct fuzzer *f, int cref, int32_t num)
 	}
 }
 
+/* the size of the op's struct as the kernel has it (ksize): where its last field ends */
+static size_t op_size(const struct op_row *row)
+{
+	size_t n = 0;
+
+	for (const struct field *fl = row->fields; fl->name; fl++)
+		n = (size_t)fl->off + fl->size;
+	return n;
+}
+
 static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 {
 	const struct arena *ar = &f->ar;
+	const struct op_row *row = find_op(c->op);
+	char *at;
 
 	if (c->op == SPAWN_INSTALL || c->op == SPAWN_CGROUP)
 		c->arg.fd.fd = cref_fd(f, c->cref, c->arg.fd.fd);
@@ -1990,7 +2007,18 @@ static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 			s += sprintf(s, "%s%s", i ? ":" : "", ar->entry[c->search[i]]);
 		c->arg.exec.search = SB_PTR(ar->scratch);
 	}
-	return ptr_of(ar, c->ptr, place_at_end(ar, PG_ARG, &c->arg, sizeof(c->arg), c->size, c->tail));
+	at = place_at_end(ar, PG_ARG, &c->arg, sizeof(c->arg), c->size, c->tail);
+	/*
+	 * The kernel wants zeros past its struct of the op sent, where another
+	 * op's fields may be (gen_config()): the model judges the bytes placed.
+	 */
+	c->tail = -1;
+	for (size_t i = row ? op_size(row) : 0; row && c->size <= PAGE && i < c->size; i++)
+		if (at[i]) {
+			c->tail = (int)i;
+			break;
+		}
+	return ptr_of(ar, c->ptr, at);
 }
 
 /* a string into the scratch's second part */
@@ -3113,8 +3141,13 @@ static void fd_setup(struct fuzzer *f)
 		master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 		if (master < 0 || grantpt(master) || unlockpt(master) || ptsname_r(master, path, sizeof(path)))
 			die("a pseudo-terminal: %s", strerror(errno));
-		open_at(path, O_RDWR | O_NOCTTY, FD_PTY);
+		/*
+		 * The master took the lowest free fd, FD_PTY: onto its own first,
+		 * or the slave's move onto FD_PTY would close it (and leave
+		 * FD_PTY closed, where spawn_open() then puts the builder).
+		 */
 		move_fd(master, FD_PTMX);
+		open_at(path, O_RDWR | O_NOCTTY, FD_PTY);
 		fd_link(FD_PTY, f->pty_link);
 	} else {
 		open_at(NULL, 0, FD_PTY);
@@ -3122,6 +3155,13 @@ static void fd_setup(struct fuzzer *f)
 	}
 	open_at(opt.cgroup ? opt.link[OB_CGROUP] : NULL, O_RDONLY | O_DIRECTORY, FD_CGROUP);
 	open_at("/", O_RDONLY | O_DIRECTORY, FD_ROOT);
+	for (int fd = 0; fd < TBL; fd++) { /* the table each step's model starts from */
+		int fl = fcntl(fd, F_GETFD);
+
+		if ((fl >= 0) != (fd_template[fd].obj != OB_NONE) ||
+		    (fl >= 0 && (fl == FD_CLOEXEC) != fd_template[fd].cloexec))
+			die("fd %d is not what the model has (%s)", fd, obj_names[fd_template[fd].obj]);
+	}
 }
 
 static struct fuzzer *fuzzers[MAX_THREADS];
