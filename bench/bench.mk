@@ -6,6 +6,8 @@
 # abi/iouring.mk). The raw methods (bench/raw-*.c) compile each
 # against its own series' uapi headers, put first; their objects go with
 # libcompat's (TESTS_OBJ), so a build against other headers has its own.
+# clone-actions-raw and the builder's take a signal mask's bits from
+# libcompat (compat_signal_bits(), libcompat/backend.h).
 
 BENCH_OUT ?= build/bench
 BENCH_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ilibcompat
@@ -26,9 +28,10 @@ $(TESTS_OBJ)/bench/raw-iouring.o: $(UAPI_INCLUDE_iouring)/linux/io_uring.h \
 	abi/iouring-spawn.h $(LIBURING_LIB)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: BENCH_UAPI := $(UAPI_INCLUDE_clone_actions)
 $(TESTS_OBJ)/bench/raw-clone-actions.o: $(UAPI_INCLUDE_clone_actions)/linux/sched.h \
-	abi/clone-actions-spawn.h
+	abi/clone-actions-spawn.h libcompat/backend.h
 $(TESTS_OBJ)/bench/raw-builder.o: BENCH_UAPI := $(UAPI_INCLUDE_builder)
-$(TESTS_OBJ)/bench/raw-builder.o: $(UAPI_INCLUDE_builder)/linux/spawn.h abi/builder-spawn.h
+$(TESTS_OBJ)/bench/raw-builder.o: $(UAPI_INCLUDE_builder)/linux/spawn.h abi/builder-spawn.h \
+	libcompat/backend.h
 $(BENCH_RAW): $(TESTS_OBJ)/bench/%.o: bench/%.c bench/raw.h
 	@mkdir -p $(@D)
 	$(CC) -I$(BENCH_UAPI) $(BENCH_CFLAGS) -c -o $@ $<

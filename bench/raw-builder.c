@@ -2,8 +2,9 @@
  * spawnbench's builder methods: series-builder's process builder called
  * directly. Both give the child the caller's fd table, as fork and the
  * other methods do (spawn_open(SPAWN_OPEN_INHERIT_FDS), close-on-exec
- * fds closed at the exec), then one SPAWN_DUP2 of /dev/null per dup2 and
- * SPAWN_EXEC: the child's path, or for a PATH search its name with the
+ * fds closed at the exec), then SPAWN_RESETIDS when the job asks for it,
+ * one SPAWN_DUP2 of /dev/null per dup2, SPAWN_SIGMASK for a signal mask
+ * and SPAWN_EXEC: the child's path, or for a PATH search its name with the
  * candidates' directories as the search string, made before timing.
  *   builder-raw        a builder per spawn, as libcompat and posix_spawn()
  *                      on a builder use it: open, the settings, one
@@ -20,11 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "raw.h"
 
 struct raw_builder {
 	int bfd;			/* builder-reuse-raw's, configured; else -1 */
-	int n_dup2, devnull;
+	bool resetids, set_sigmask;
+	int n_dup2, dup2_first, devnull;
+	struct spawn_sigset sigmask;
 	struct spawn_exec exec;
 	struct spawn_commit_args args;
 	char search[];			/* a PATH search's directories, ':' between */
@@ -69,8 +73,15 @@ static void *builder_prepare(const struct raw_job *job)
 	if (!r)
 		return NULL;
 	r->bfd = -1;
+	r->resetids = job->resetids;
 	r->n_dup2 = job->n_dup2;
+	r->dup2_first = job->dup2_first;
 	r->devnull = job->devnull;
+	if (job->sigmask) {
+		r->set_sigmask = true;
+		r->sigmask = (struct spawn_sigset){ .how = SIG_SETMASK,
+						    .set = compat_signal_bits(job->sigmask) };
+	}
 	r->exec = (struct spawn_exec){ .dirfd = AT_FDCWD, .path = SB_PTR(job->paths[0]) };
 	if (job->n_paths > 1) {
 		at = r->search;
@@ -95,12 +106,16 @@ static int builder_make(const struct raw_builder *r)
 
 	if (bfd < 0)
 		return -errno;
-	for (int fd = 0; fd < r->n_dup2; fd++) {
-		struct spawn_fd dup2 = { .fd = r->devnull, .target = fd };
+	if (r->resetids && sb_config(bfd, SPAWN_RESETIDS, NULL, 0) < 0)
+		goto fail;
+	for (int i = 0; i < r->n_dup2; i++) {
+		struct spawn_fd dup2 = { .fd = r->devnull, .target = r->dup2_first + i };
 
 		if (sb_set(bfd, SPAWN_DUP2, &dup2) < 0)
 			goto fail;
 	}
+	if (r->set_sigmask && sb_set(bfd, SPAWN_SIGMASK, &r->sigmask) < 0)
+		goto fail;
 	if (sb_set(bfd, SPAWN_EXEC, &r->exec) >= 0)
 		return bfd;
 fail:

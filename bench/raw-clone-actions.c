@@ -1,8 +1,8 @@
 /*
  * spawnbench's clone-actions-raw method: one clone3(CLONE_ACTIONS) of
- * series-clone-actions per spawn, its clone_args and action list (the
- * dup2s, then one exec action per candidate, chained with
- * CLONE_ACTION_F_EXEC_TRY_NEXT for a PATH search) made once.
+ * series-clone-actions per spawn, its clone_args and action list (RESETIDS,
+ * the dup2s, the signal mask, then one exec action per candidate, chained
+ * with CLONE_ACTION_F_EXEC_TRY_NEXT for a PATH search) made once.
  */
 #include "../abi/clone-actions-spawn.h"
 
@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 
+#include "backend.h"
 #include "raw.h"
 
 struct raw_clone_actions {
@@ -19,17 +20,27 @@ struct raw_clone_actions {
 
 static void *clone_actions_prepare(const struct raw_job *job)
 {
-	size_t n = (size_t)job->n_dup2 + job->n_paths;
+	size_t n = job->resetids + (size_t)job->n_dup2 + (job->sigmask != NULL) + job->n_paths;
 	struct raw_clone_actions *r = calloc(1, sizeof(*r) + n * sizeof(r->actions[0]));
 	struct clone_action *a;
 
 	if (!r)
 		return NULL;
 	a = r->actions;
-	for (int fd = 0; fd < job->n_dup2; fd++, a++) {
+	if (job->resetids) {
+		a->kind = CLONE_ACTION_RESETIDS;
+		a++;
+	}
+	for (int i = 0; i < job->n_dup2; i++, a++) {
 		a->kind = CLONE_ACTION_DUP2;
 		a->dup2.oldfd = job->devnull;
-		a->dup2.newfd = fd;
+		a->dup2.newfd = job->dup2_first + i;
+	}
+	if (job->sigmask) {
+		a->kind = CLONE_ACTION_SIGMASK;
+		a->sigmask.how = SIG_SETMASK;
+		a->sigmask.set = compat_signal_bits(job->sigmask);
+		a++;
 	}
 	for (size_t i = 0; i < job->n_paths; i++, a++) {
 		a->kind = CLONE_ACTION_EXECVEAT;

@@ -4,11 +4,13 @@
  * registered (io_uring_enter() then skips the fd lookup). The chain's
  * SQEs are prepared once; a spawn copies them into the ring and submits
  * them with one io_uring_enter() that also waits for their CQEs (all
- * posted when the child is done with the chain). The dup2 cell's dup2s
- * are IORING_OP_DUP requests between CLONE and EXEC (series-iouring's
- * parity patches). A PATH search is one EXEC per candidate, hard-linked. For the asynchronous cell, submit()
- * puts n copies of the chain into the ring and submits them with one
- * io_uring_enter() that does not wait; collect() takes their CQEs later.
+ * posted when the child is done with the chain). A job's RESETIDS and
+ * dup2s are IORING_OP_RESETIDS and IORING_OP_DUP requests between CLONE
+ * and EXEC, its signal mask CLONE's IORING_CLONE_SIGMASK (series-iouring's
+ * parity patches). A PATH search is one EXEC per candidate, hard-linked.
+ * For the asynchronous cell, submit() puts n copies of the chain into the
+ * ring and submits them with one io_uring_enter() that does not wait;
+ * collect() takes their CQEs later.
  */
 #include "../abi/iouring-spawn.h"
 
@@ -25,7 +27,7 @@
 struct raw_iouring {
 	struct io_uring ring;
 	unsigned int len;		/* requests in the chain */
-	unsigned int n_dup;		/* DUPs after the CLONE */
+	unsigned int n_actions;		/* RESETIDS and DUPs, between CLONE and EXEC */
 	unsigned int batch;		/* the most chains in one submission */
 	struct io_uring_sqe chain[];
 };
@@ -46,7 +48,8 @@ static void iouring_release(void *prepared)
 
 static void *iouring_prepare(const struct raw_job *job)
 {
-	size_t len = 1 + (size_t)job->n_dup2 + job->n_paths;
+	size_t n_actions = job->resetids + (size_t)job->n_dup2;
+	size_t len = 1 + n_actions + job->n_paths;
 	unsigned int batch = job->batch ? job->batch : 1;
 	struct raw_iouring *r;
 	unsigned int entries = 8;
@@ -74,16 +77,18 @@ static void *iouring_prepare(const struct raw_job *job)
 		return NULL;
 	}
 	r->len = (unsigned int)len;
-	r->n_dup = (unsigned int)job->n_dup2;
+	r->n_actions = (unsigned int)n_actions;
 	r->batch = batch;
-	io_uring_prep_clone(&r->chain[0], 0);
-	r->chain[0].flags |= IOSQE_IO_LINK;
-	for (int i = 0; i < job->n_dup2; i++) {
-		io_uring_prep_dup(&r->chain[1 + i], job->devnull, i, 0);
-		r->chain[1 + i].flags |= IOSQE_IO_LINK;
-	}
+	io_uring_prep_clone_sigs(&r->chain[0], 0, job->sigmask, NULL);
+	if (job->resetids)
+		io_uring_prep_resetids(&r->chain[1]);
+	for (int i = 0; i < job->n_dup2; i++)
+		io_uring_prep_dup(&r->chain[1 + job->resetids + i], job->devnull,
+				  job->dup2_first + i, 0);
+	for (size_t i = 0; i <= n_actions; i++)
+		r->chain[i].flags |= IOSQE_IO_LINK;
 	for (size_t i = 0; i < job->n_paths; i++) {
-		struct io_uring_sqe *sqe = &r->chain[1 + r->n_dup + i];
+		struct io_uring_sqe *sqe = &r->chain[1 + n_actions + i];
 
 		io_uring_prep_exec(sqe, job->paths[i], job->argv, job->envp);
 		if (i + 1 < job->n_paths)
@@ -110,7 +115,7 @@ static void iouring_fill(struct raw_iouring *r, unsigned int n)
  */
 static int iouring_reap_cqes(struct raw_iouring *r, pid_t *pids, unsigned int n)
 {
-	int exec_error[RAW_MAX_BATCH], dup_error[RAW_MAX_BATCH];
+	int exec_error[RAW_MAX_BATCH], action_error[RAW_MAX_BATCH];
 	struct io_uring_cqe *cqe;
 	unsigned int s, at;
 	int ret;
@@ -118,7 +123,7 @@ static int iouring_reap_cqes(struct raw_iouring *r, pid_t *pids, unsigned int n)
 	for (s = 0; s < n; s++) {
 		pids[s] = -ECANCELED;
 		exec_error[s] = -ENOENT;
-		dup_error[s] = 0;
+		action_error[s] = 0;
 	}
 	for (unsigned int i = 0; i < n * r->len; i++) {
 		ret = io_uring_wait_cqe(&r->ring, &cqe);
@@ -130,10 +135,10 @@ static int iouring_reap_cqes(struct raw_iouring *r, pid_t *pids, unsigned int n)
 		at = (unsigned int)(cqe->user_data & CHAIN_MASK);
 		if (at == 0)
 			pids[s] = cqe->res;
-		else if (at <= r->n_dup) {
-			/* a DUP's result is its fd: only an error matters */
-			if (cqe->res < 0 && !dup_error[s])
-				dup_error[s] = cqe->res;
+		else if (at <= r->n_actions) {
+			/* an action's result (a DUP's is its fd): only an error matters */
+			if (cqe->res < 0 && !action_error[s])
+				action_error[s] = cqe->res;
 		} else if (cqe->res == 0)
 			exec_error[s] = 0;
 		else if (exec_error[s] && cqe->res != -ECANCELED)
@@ -141,9 +146,9 @@ static int iouring_reap_cqes(struct raw_iouring *r, pid_t *pids, unsigned int n)
 		io_uring_cqe_seen(&r->ring, cqe);
 	}
 	for (s = 0; s < n; s++)
-		if (pids[s] > 0 && (dup_error[s] || exec_error[s])) {
+		if (pids[s] > 0 && (action_error[s] || exec_error[s])) {
 			waitpid(pids[s], NULL, 0);
-			pids[s] = dup_error[s] ? dup_error[s] : exec_error[s];
+			pids[s] = action_error[s] ? action_error[s] : exec_error[s];
 		}
 	return 0;
 }

@@ -13,6 +13,8 @@
 #ifndef SPAWNBENCH_RAW_H
 #define SPAWNBENCH_RAW_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -22,8 +24,12 @@ struct raw_job {
 	size_t n_paths;
 	char *const *argv;
 	char *const *envp;
-	int n_dup2;			/* dup2(devnull, 0 .. n_dup2 - 1) in the child */
+	bool resetids;			/* POSIX_SPAWN_RESETIDS, before the dup2s */
+	int n_dup2;			/* dup2(devnull, dup2_first ..
+				 * dup2_first + n_dup2 - 1) in the child */
+	int dup2_first;
 	int devnull;
+	const sigset_t *sigmask;	/* NULL, or the signal mask the program starts with */
 	unsigned int batch;		/* the most spawns one submit() starts; 0: one */
 };
 

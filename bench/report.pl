@@ -766,7 +766,8 @@ out("## Upstream readiness\n\n",
 
 # --- benchmark tables ------------------------------------------------------------------------------
 my @sweeps = (['memory', 'parent memory'], ['path', 'failing PATH entries before the hit (0: absolute path)'],
-	['env', 'environment'], ['dup2', 'dup2 actions (onto fds 0-2)']);
+	['env', 'environment'], ['dup2', 'dup2 actions (onto fds 0-2)'],
+	['make-like', 'GNU make\'s request: RESETIDS, dup2 onto fds 1 and 2, a signal mask']);
 
 sub run_title {
 	my ($n) = @_; my $m = $run{$n}{meta};
@@ -888,7 +889,7 @@ sub bench_section {
 		for my $sw (@sweeps) {
 			my ($cell, $what) = @$sw;
 			for my $param (@{$r->{order}{$cell} // []}) {
-				push @srows, ["$cell: $param", map { fmt_cell($r, $cell, $param, $_, $metric) } @ms];
+				push @srows, [$param eq '-' ? $cell : "$cell: $param", map { fmt_cell($r, $cell, $param, $_, $metric) } @ms];
 			}
 		}
 		table(['cell', @ms], @srows);

@@ -16,6 +16,8 @@
  *   roundtrip = t2 - t0      spawn + wait
  * Within a cell (one setting of the parent) the methods take turns in
  * blocks of --block spawns, after --warmup spawns each that are not kept.
+ * The make-like cell gives every spawn what GNU make 4.3 asks of
+ * posix_spawn() for a recipe line: RESETIDS, two dup2 and a signal mask.
  * The asynchronous cell (async_cell) starts k spawns before reaping any.
  *
  * Output: one TSV row per (cell, param, method, metric) on --out.
@@ -63,7 +65,7 @@ static struct {
 	long async_work;	/* async cell: the parent's work units per spawn */
 } opt = {
 	.tmp = "/tmp",
-	.cells = "base,memory,path,env,dup2,tput,async,syscall",
+	.cells = "base,memory,path,env,dup2,make-like,tput,async,syscall",
 	.misses = "0,1,6,16,64",
 	.iters = 1000, .sweep_iters = 100, .mem_iters = 30, .warmup = 5,
 	.block = 10, .tput = 50, .tput_reps = 3, .async_spawns = 320, .async_work = 100,
@@ -148,17 +150,47 @@ static void probe_methods(void)
 /* What one spawn does: the cell's setting of the request. */
 /* the most PATH entries before the one holding the child */
 #define MAX_MISSES 64
+/* the most actions a request has: three dup2, or make's four */
+#define MAX_ACTIONS 4
 
 struct job {
 	const char *path;	/* the child, absolute */
 	const char *name;	/* searched in PATH when set */
 	char **envp;
 	int misses;		/* with name: the PATH entries before the child's folder */
-	int n_dup2;		/* dup2(devnull, 0..n_dup2-1) in the child */
+	/* the actions, in glibc's order (set_actions()) */
+	bool resetids;		/* POSIX_SPAWN_RESETIDS */
+	int n_dup2;		/* dup2(devnull, dup2_first .. dup2_first + n_dup2 - 1) */
+	int dup2_first;
 	int devnull;
+	const sigset_t *sigmask;	/* NULL, or the mask the program starts with */
 	unsigned int batch;	/* async cell: spawns per submission */
-	posix_spawn_file_actions_t files;
+	posix_spawn_file_actions_t files;	/* the actions as glibc's posix_spawn takes them */
+	posix_spawnattr_t attr;
 };
+
+/*
+ * The job's actions, in the order glibc's posix_spawn() runs them (and
+ * libcompat's shim passes them on): RESETIDS, dup2(devnull, first ..
+ * first + n_dup2 - 1), the signal mask (NULL: none); and glibc's file
+ * actions and attributes for them. job->files must be initialised.
+ */
+static void set_actions(struct job *job, bool resetids, int first, int n_dup2,
+			const sigset_t *sigmask)
+{
+	job->resetids = resetids;
+	job->dup2_first = first;
+	job->n_dup2 = n_dup2;
+	job->sigmask = sigmask;
+	posix_spawn_file_actions_destroy(&job->files);
+	posix_spawn_file_actions_init(&job->files);
+	for (int i = 0; i < n_dup2; i++)
+		posix_spawn_file_actions_adddup2(&job->files, job->devnull, first + i);
+	posix_spawnattr_setflags(&job->attr, (resetids ? POSIX_SPAWN_RESETIDS : 0) |
+					     (sigmask ? POSIX_SPAWN_SETSIGMASK : 0));
+	if (sigmask)
+		posix_spawnattr_setsigmask(&job->attr, sigmask);
+}
 
 /* MISS/NN/stamp: the candidates of the PATH entries that miss */
 static char miss_stamp[MAX_MISSES][320];
@@ -177,8 +209,11 @@ static void raw_job(const struct job *job, char *const argv[], const char *paths
 		.n_paths = n,
 		.argv = argv,
 		.envp = job->envp,
+		.resetids = job->resetids,
 		.n_dup2 = job->n_dup2,
+		.dup2_first = job->dup2_first,
 		.devnull = job->devnull,
+		.sigmask = job->sigmask,
 		.batch = job->batch,
 	};
 }
@@ -206,17 +241,23 @@ static void release(const struct method *m, void *prepared)
 
 /* The request a libcompat backend gets for a job. */
 static void compat_request(const struct job *job, char *const argv[],
-			   struct compat_action actions[3], struct compat_spawn *request)
+			   struct compat_action actions[MAX_ACTIONS], struct compat_spawn *request)
 {
+	size_t n = 0;
+
+	if (job->resetids)
+		actions[n++] = compat_resetids();
 	for (int i = 0; i < job->n_dup2; i++)
-		actions[i] = compat_dup2(job->devnull, i);
+		actions[n++] = compat_dup2(job->devnull, job->dup2_first + i);
+	if (job->sigmask)
+		actions[n++] = compat_sigmask(job->sigmask);
 	*request = (struct compat_spawn){
 		.exec_mode = job->name ? COMPAT_EXEC_SEARCH : COMPAT_EXEC_PATH,
 		.path = job->name ? job->name : job->path,
 		.argv = argv,
 		.envp = job->envp,
 		.actions = actions,
-		.n_actions = (size_t)job->n_dup2,
+		.n_actions = n,
 	};
 }
 
@@ -237,7 +278,7 @@ static const char *unsupported(const struct method *m, const struct job *job)
 		return m->raw->unsupported ? m->raw->unsupported(&raw) : NULL;
 	}
 	case COMPAT: {
-		struct compat_action actions[3];
+		struct compat_action actions[MAX_ACTIONS];
 		struct compat_spawn request;
 		const char *why = NULL;
 
@@ -254,11 +295,22 @@ static const char *unsupported(const struct method *m, const struct job *job)
 	}
 }
 
+/*
+ * The job's actions and exec, by hand, in a fork or vfork child. RESETIDS
+ * as glibc's posix_spawn does it: the system calls themselves, as glibc's
+ * set*id() wrappers would change the ids of every thread of a vfork
+ * child's parent too.
+ */
 static void child_exec(const struct job *job, char *const argv[])
 {
+	if (job->resetids && (syscall(SYS_setresuid, -1, getuid(), -1) < 0 ||
+			      syscall(SYS_setresgid, -1, getgid(), -1) < 0))
+		_exit(126);
 	for (int i = 0; i < job->n_dup2; i++)
-		if (dup2(job->devnull, i) < 0)
+		if (dup2(job->devnull, job->dup2_first + i) < 0)
 			_exit(126);
+	if (job->sigmask && sigprocmask(SIG_SETMASK, job->sigmask, NULL) < 0)
+		_exit(126);
 	if (job->name)
 		execvpe(job->name, argv, job->envp);
 	else
@@ -301,17 +353,21 @@ static pid_t spawn_one(const struct method *m, const struct job *job, char *cons
 	case RAW_VFORK:
 		return spawn_vfork(job, argv);
 	case RAW_POSIX_SPAWN:
-		error = posix_spawn(&pid, job->path, job->n_dup2 ? &job->files : NULL, NULL,
-				    argv, job->envp);
+	case RAW_POSIX_SPAWNP: {
+		const posix_spawn_file_actions_t *files = job->n_dup2 ? &job->files : NULL;
+		const posix_spawnattr_t *attr = job->resetids || job->sigmask ? &job->attr : NULL;
+
+		if (m->kind == RAW_POSIX_SPAWN)
+			error = posix_spawn(&pid, job->path, files, attr, argv, job->envp);
+		else
+			error = posix_spawnp(&pid, job->name ? job->name : job->path, files, attr,
+					     argv, job->envp);
 		return error ? -error : pid;
-	case RAW_POSIX_SPAWNP:
-		error = posix_spawnp(&pid, job->name ? job->name : job->path,
-				     job->n_dup2 ? &job->files : NULL, NULL, argv, job->envp);
-		return error ? -error : pid;
+	}
 	case RAW_ABI:
 		return m->raw->spawn(prepared);
 	case COMPAT: {
-		struct compat_action actions[3];
+		struct compat_action actions[MAX_ACTIONS];
 		struct compat_spawn request;
 		struct compat_result result;
 
@@ -1082,8 +1138,8 @@ static void usage(FILE *to)
 		"  --out FILE         results as TSV (default: standard output)\n"
 		"  --stamp PATH       the child (default: stamp next to spawnbench)\n"
 		"  --tmp DIR          where the PATH folders are made (default /tmp)\n"
-		"  --cells LIST       of base,memory,path,env,dup2,tput,async,syscall\n"
-		"                     (default: all)\n"
+		"  --cells LIST       of base,memory,path,env,dup2,make-like,tput,async,\n"
+		"                     syscall (default: all)\n"
 		"  --methods LIST     of fork+execve,vfork+execve,posix_spawn,posix_spawnp,\n"
 		"                     vfork,iouring-raw,iouring,clone-actions-raw,clone-actions,\n"
 		"                     builder-raw,builder,builder-reuse-raw (default: all);\n"
@@ -1262,15 +1318,14 @@ int main(int argc, char **argv)
 	if (job.devnull < 0)
 		die("/dev/null");
 	posix_spawn_file_actions_init(&job.files);
-	for (int fd = 0; fd < 3; fd++)
-		posix_spawn_file_actions_adddup2(&job.files, job.devnull, fd);
+	posix_spawnattr_init(&job.attr);
 
 	uint64_t start = now_ns();
 
 	cell_total = in_list(opt.cells, "base") + 4 * in_list(opt.cells, "memory") +
 		     n_misses * in_list(opt.cells, "path") + 2 * in_list(opt.cells, "env") +
-		     2 * in_list(opt.cells, "dup2") + 2 * in_list(opt.cells, "tput") +
-		     3 * in_list(opt.cells, "async");
+		     2 * in_list(opt.cells, "dup2") + in_list(opt.cells, "make-like") +
+		     2 * in_list(opt.cells, "tput") + 3 * in_list(opt.cells, "async");
 	if (in_list(opt.cells, "base"))
 		latency_cell("base", "-", &job, opt.iters);
 	if (in_list(opt.cells, "memory")) {
@@ -1325,9 +1380,22 @@ int main(int argc, char **argv)
 	}
 	if (in_list(opt.cells, "dup2")) {
 		latency_cell("dup2", "0", &job, opt.sweep_iters);
-		job.n_dup2 = 3;
+		set_actions(&job, false, 0, 3, NULL);
 		latency_cell("dup2", "3", &job, opt.sweep_iters);
-		job.n_dup2 = 0;
+		set_actions(&job, false, 0, 0, NULL);
+	}
+	if (in_list(opt.cells, "make-like")) {
+		/*
+		 * GNU make 4.3's posix_spawn() of a recipe line: RESETIDS,
+		 * its output (here /dev/null) onto 1 and 2, and a mask with
+		 * no signal blocked
+		 */
+		static sigset_t unblocked;
+
+		sigemptyset(&unblocked);
+		set_actions(&job, true, 1, 2, &unblocked);
+		latency_cell("make-like", "-", &job, opt.sweep_iters);
+		set_actions(&job, false, 0, 0, NULL);
 	}
 	if (in_list(opt.cells, "tput")) {
 		throughput_cell(&job, 1);
