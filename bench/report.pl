@@ -231,28 +231,31 @@ if ($safety) {
 # --- hazards -------------------------------------------------------------------------------
 # docs/hazards.tsv: what review found in each series, its state and severity,
 # and the test that shows it, with that test's result in this run's TAP.
-sub hazard_result {	# the test's TAP lines anywhere under results/: ok, FAIL, skip, or -
-	my ($test, $taps) = @_;
+my %taps_of = map { $_ => [split /\n/, (slurp($_) // '')] } split /\n/, `find "$dir/results" -name '*.tap' 2>/dev/null`;
+# A corpus test counts on the series' own backend only (results/PLACE/
+# SERIES.tap): the same test may be pinned as diverging on another backend.
+sub hazard_result {	# the test's TAP lines under results/: ok, FAIL, skip, diverges, or -
+	my ($test, $series) = @_;
 	return '-' if $test eq '-';
 	(my $name = $test) =~ s/^[^.]*\.//;
+	my @taps = $test =~ /^corpus\./ ? map { @{$taps_of{$_}} } grep { m{/\Q$series\E\.tap$} } keys %taps_of
+		: map { @$_ } values %taps_of;
 	my %seen;
-	for (grep { /\Q$name\E(?:\s|$)/ } @$taps) {
-		$seen{/^not ok/ ? 'FAIL' : /# SKIP/ ? 'skip' : 'ok'}++;
+	for (grep { /\Q$name\E(?:\s|$)/ } @taps) {
+		$seen{/# TODO/ ? 'diverges' : /^not ok/ ? 'FAIL' : /# SKIP/ ? 'skip' : 'ok'}++;
 	}
 	return join(', ', map { "$_ $seen{$_}" } sort keys %seen) || 'not run';
 }
 out("## Hazards\n\n");
 my @hazards;	# [series, finding, state, severity, test, why]
-my @all_taps = map { split /\n/, (slurp($_) // '') } split /\n/, `find "$dir/results" -name '*.tap' 2>/dev/null`;
 if (my $h = slurp("$top/docs/hazards.tsv")) {
-	my @taps = @all_taps;
 	my @rows = grep { !/^#/ && !/^series\t/ && /\t/ } split /\n/, $h;
 	@hazards = map { [split /\t/] } @rows;
 	out("What review found in each series (`docs/hazards.tsv`; the \"Hazards\" section of each design's document in docs/): its state (fixed, ",
 	    "open, inherent, or narrowed: the promise cut to what the code does), its severity, and the test ",
 	    "that shows it with its result in this run (one count per place the test ran).\n\n");
 	table(['series', 'finding', 'state', 'severity', 'test', 'result here', 'why'],
-	      map { my @f = split /\t/; [@f[0 .. 4], hazard_result($f[4], \@taps), $f[5]] } @rows);
+	      map { my @f = split /\t/; [@f[0 .. 4], hazard_result($f[4], $f[0]), $f[5]] } @rows);
 	out("\n");
 } else {
 	out("No docs/hazards.tsv.\n\n");
@@ -1352,7 +1355,7 @@ my %cell_of = (
 				$ran++;
 				$failed++ if $r->{status} ne 'pass' || @{$r->{splats}};
 			} else {
-				my $res = hazard_result($h->[4], \@all_taps);
+				my $res = hazard_result($h->[4], $h->[0]);
 				next if $res eq 'not run';
 				$ran++;
 				$failed++ if $res =~ /FAIL/;
