@@ -50,6 +50,13 @@ $(UAPI_INCLUDE_clone_actions)/linux/sched.h: series-clone-actions/series $(wildc
 $(UAPI_INCLUDE_builder)/linux/spawn.h: series-builder/series $(wildcard series-builder/*.patch) | deps
 	@vm/kernel-tree headers builder
 
+# Each series' worktree, applied (vm/kernel-tree's stamp): the kernel's
+# clone3 selftests build from it, also when the uapi headers come from
+# elsewhere (make report takes the release kernel's).
+.SECONDEXPANSION:
+$(SERIES:%=build/src/.%.applied): build/src/.%.applied: series-%/series $$(wildcard series-%/*.patch) | deps
+	@vm/kernel-tree apply $*
+
 # Kernels: vm/build-kernel applies the series and builds incrementally.
 # (Static pattern rules: make applies no implicit rule to a .PHONY target.)
 $(addprefix kernel-,$(SERIES) combined): kernel-%: deps

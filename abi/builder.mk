@@ -20,7 +20,7 @@ tests-builder: $(TESTS_OUT)/spawn-selftests/spawn_builder_test \
 	$(TESTS_OUT)/clone3-selftests-builder/clone3 \
 	$(TESTS_OUT)/builder-fuzz $(TESTS_OUT)/tiny $(TESTS_OUT)/probe
 
-$(TESTS_OUT)/clone3-selftests-builder/clone3: $(UAPI_INCLUDE_builder)/linux/spawn.h
+$(TESTS_OUT)/clone3-selftests-builder/clone3: $(UAPI_INCLUDE_builder)/linux/spawn.h build/src/.builder.applied
 	@mkdir -p $(@D)
 	$(call clone3_selftests,builder,$(UAPI_INCLUDE_builder))
 

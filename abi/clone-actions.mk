@@ -26,7 +26,7 @@ CLONE_ACTIONS_CFLAGS := -I$(UAPI_INCLUDE_clone_actions) -std=gnu11 -D_GNU_SOURCE
 .PHONY: tests-clone-actions
 tests-clone-actions: $(TESTS_OUT)/clone-actions-fuzz $(TESTS_OUT)/clone3-selftests/clone3
 
-$(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h
+$(TESTS_OUT)/clone3-selftests/clone3: $(UAPI_INCLUDE_clone_actions)/linux/sched.h build/src/.clone-actions.applied
 	@mkdir -p $(@D)
 	$(call clone3_selftests,clone-actions,$(UAPI_INCLUDE_clone_actions))
 

@@ -30,7 +30,7 @@ IOURING_CFLAGS := -I$(UAPI_INCLUDE_iouring) $(LIBURING_CFLAGS) -std=gnu11 -D_GNU
 tests-iouring: $(TESTS_OUT)/clone3-selftests-iouring/clone3 $(TESTS_OUT)/tiny \
 	$(TESTS_OUT)/iouring-fuzz
 
-$(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_uring.h
+$(TESTS_OUT)/clone3-selftests-iouring/clone3: $(UAPI_INCLUDE_iouring)/linux/io_uring.h build/src/.iouring.applied
 	@mkdir -p $(@D)
 	$(call clone3_selftests,iouring,$(UAPI_INCLUDE_iouring))
 
