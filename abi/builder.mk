@@ -24,7 +24,7 @@ $(TESTS_OUT)/clone3-selftests-builder/clone3: $(UAPI_INCLUDE_builder)/linux/spaw
 	@mkdir -p $(@D)
 	$(call clone3_selftests,builder,$(UAPI_INCLUDE_builder))
 
-$(TESTS_OUT)/spawn-selftests/spawn_builder_test: $(UAPI_INCLUDE_builder)/linux/spawn.h
+$(TESTS_OUT)/spawn-selftests/spawn_builder_test: $(UAPI_INCLUDE_builder)/linux/spawn.h build/src/.builder.applied
 	@mkdir -p $(@D)
 	$(MAKE) -s -C build/src/builder/tools/testing/selftests/spawn \
 		OUTPUT=$(abspath $(@D)) KHDR_INCLUDES="-isystem $(abspath $(UAPI_INCLUDE_builder))"
