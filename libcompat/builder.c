@@ -56,13 +56,11 @@
  * SPAWN_OPEN checks flags and mode as openat2() does, where open(2)
  * ignores what it has no use for (fs/open.c's build_open_how()): with
  * O_PATH only these flags, a mode only to create (the kernel's
- * __O_TMPFILE is glibc's without O_DIRECTORY), no file type bits. And
- * open(2) adds O_LARGEFILE on 64-bit (asm-generic/fcntl.h's value;
- * glibc's O_LARGEFILE is 0 there), SPAWN_OPEN does not.
+ * __O_TMPFILE is glibc's without O_DIRECTORY), no file type bits.
+ * O_LARGEFILE it adds as open(2) and openat2() do.
  */
 #define OPEN_PATH_FLAGS (O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC)
 #define OPEN_CREATES (O_CREAT | (__O_TMPFILE & ~O_DIRECTORY))
-#define KERNEL_O_LARGEFILE 00100000
 
 static int open_builder(const void *flags)
 {
@@ -155,8 +153,6 @@ static int open_setting(int bfd, const struct compat_action *a)
 
 	if (flags & O_PATH)
 		flags &= OPEN_PATH_FLAGS;
-	else
-		flags |= KERNEL_O_LARGEFILE;
 	arg.flags = (unsigned int)flags;
 	if (flags & OPEN_CREATES)
 		arg.mode = a->open.mode & 07777;
