@@ -43,16 +43,17 @@ include docs/docs.mk
 # Everything a guest runs: the corpus, each series' ABI and stress tests.
 tests: tests-iouring tests-clone-actions tests-builder | deps
 
-$(UAPI_INCLUDE_iouring)/linux/io_uring.h: series-iouring/series $(wildcard series-iouring/*.patch) | deps
+$(UAPI_INCLUDE_iouring)/linux/io_uring.h: build/src/.iouring.applied | deps
 	@vm/kernel-tree headers iouring
-$(UAPI_INCLUDE_clone_actions)/linux/sched.h: series-clone-actions/series $(wildcard series-clone-actions/*.patch) | deps
+$(UAPI_INCLUDE_clone_actions)/linux/sched.h: build/src/.clone-actions.applied | deps
 	@vm/kernel-tree headers clone-actions
-$(UAPI_INCLUDE_builder)/linux/spawn.h: series-builder/series $(wildcard series-builder/*.patch) | deps
+$(UAPI_INCLUDE_builder)/linux/spawn.h: build/src/.builder.applied | deps
 	@vm/kernel-tree headers builder
 
-# Each series' worktree, applied (vm/kernel-tree's stamp): the kernel's
-# clone3 selftests build from it, also when the uapi headers come from
-# elsewhere (make report takes the release kernel's).
+# Each series' worktree, applied (vm/kernel-tree's stamp): its uapi
+# headers install from it, and the kernel's selftests build from it, also
+# when the uapi headers come from elsewhere (make report takes the release
+# kernel's). One rule applies, so that make -j never runs two at once.
 .SECONDEXPANSION:
 $(SERIES:%=build/src/.%.applied): build/src/.%.applied: series-%/series $$(wildcard series-%/*.patch) | deps
 	@vm/kernel-tree apply $*
