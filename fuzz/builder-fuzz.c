@@ -954,8 +954,9 @@ static void gen_commit(struct rng *r, struct call *call, bool consume)
 		struct spawn_fd *e = &c->fd[below(r, c->nbuilt)];
 
 		switch (below(r, 9)) {
-		case 0:
+		case 0: /* a size of its own, without case 1's tail */
 			c->size = PICK(r, 0, 40, 47, 56, PAGE, PAGE + 1);
+			c->tail = -1;
 			break;
 		case 1:
 			c->size = 56 + 8 * below(r, 3);
@@ -1755,6 +1756,8 @@ static void expect_commit(struct fuzzer *f, const struct call *call, struct pred
 			return add_alt(p, SPAWN_STEP_FD, i, ES(EINVAL));
 		if (d->target < 0 || d->target >= NOFILE || !cfd(f, d->fd))
 			return add_alt(p, SPAWN_STEP_FD, i, ES(EBADF));
+		if (cfd(f, d->fd)->obj == OB_BUILDER) /* as INSTALL */
+			return add_alt(p, SPAWN_STEP_FD, i, ES(EINVAL));
 	}
 	/* argv, then envp: their copies fail with the exec's step and no index */
 	e = c->argv == AV_PROG || c->argv == AV_EMPTY ? 0 : c->argv == AV_BIG ? E2BIG : EFAULT;
