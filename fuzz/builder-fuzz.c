@@ -1728,6 +1728,9 @@ static void expect_commit(struct fuzzer *f, const struct call *call, struct pred
 		return add_alt(p, STEP_NOT_WRITTEN, 0, ES(EINVAL));
 	if (c->size > PAGE)
 		return add_alt(p, STEP_NOT_WRITTEN, 0, ES(E2BIG));
+	if (c->args_ptr == PTR_STRADDLE && c->size > sizeof(struct spawn_commit_args))
+		return add_alt(p, STEP_NOT_WRITTEN, 0,
+			       ES(straddled_struct_errno(sizeof(struct spawn_commit_args), c->tail)));
 	if (c->args_ptr != PTR_OK)
 		return add_alt(p, STEP_NOT_WRITTEN, 0, ES(EFAULT));
 	if (c->tail >= 0)
@@ -1903,6 +1906,16 @@ static errset doc_commit(const struct bmodel *m, const struct result *res)
 
 /* ---- predictions of the other calls ---- */
 
+/* the size of the op's struct as the kernel has it (ksize): where its last field ends */
+static size_t op_size(const struct op_row *row)
+{
+	size_t n = 0;
+
+	for (const struct field *fl = row->fields; fl->name; fl++)
+		n = (size_t)fl->off + fl->size;
+	return n;
+}
+
 /* the checks before an op's own, in kernel/spawn.c's order */
 static void expect_config(struct fuzzer *f, const struct call *call, struct bmodel *next, struct pred *p)
 {
@@ -1919,6 +1932,8 @@ static void expect_config(struct fuzzer *f, const struct call *call, struct bmod
 		return fail(p, EINVAL);
 	if (row->ver0 && c->size > PAGE)
 		return fail(p, E2BIG);
+	if (row->ver0 && c->ptr == PTR_STRADDLE && c->size > op_size(row))
+		return fail(p, straddled_struct_errno(op_size(row), c->tail));
 	if (row->ver0 && c->ptr != PTR_OK)
 		return fail(p, EFAULT);
 	if (row->ver0 && c->tail >= 0)
@@ -1985,15 +2000,6 @@ static int32_t cref_fd(const struct fuzzer *f, int cref, int32_t num)
 	}
 }
 
-/* the size of the op's struct as the kernel has it (ksize): where its last field ends */
-static size_t op_size(const struct op_row *row)
-{
-	size_t n = 0;
-
-	for (const struct field *fl = row->fields; fl->name; fl++)
-		n = (size_t)fl->off + fl->size;
-	return n;
-}
 
 static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 {

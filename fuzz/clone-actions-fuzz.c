@@ -1459,8 +1459,12 @@ static void expect_call(const struct fuzzer *f, const struct call *c, struct exp
 		e = ES(E2BIG);
 	else if (c->usize < 64)
 		e = ES(EINVAL);
-	else if (c->args_ptr != PTR_OK || c->args_tail >= 0)
-		e = c->args_ptr != PTR_OK ? ES(EFAULT) : ES(E2BIG);
+	else if (c->args_ptr == PTR_STRADDLE)
+		e = ES(straddled_struct_errno(sizeof(*ca), c->args_tail));
+	else if (c->args_ptr != PTR_OK)
+		e = ES(EFAULT);
+	else if (c->args_tail >= 0)
+		e = ES(E2BIG);
 	if (!es_empty(e))
 		return add_fail(x, IDX_NOT_WRITTEN, e);
 	x->rule = R_NO_ACTIONS;

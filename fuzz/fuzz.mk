@@ -10,7 +10,7 @@
 #
 # They exec $(TESTS_OUT)/tiny (common-tests/build.mk), next to them, and
 # builder-fuzz probe too; make check's guests run each twice for 30 s
-# (FUZZ_SECONDS in vm/guest-check).
+# (FUZZ_SECONDS in vm/guest-check) and replay calls once flagged.
 
 $(TESTS_OUT)/clone-actions-fuzz: fuzz/clone-actions-fuzz.c fuzz/fuzz.h \
 		testlib/proc-children.h abi/clone-actions-spawn.h \
