@@ -118,7 +118,7 @@ static inline void print_errset(FILE *out, errset s)
  * What copy_struct_from_user() gives for a struct the kernel knows as
  * ksize bytes, sent as usize bytes (ksize < usize <= a page) that end a
  * page, when the pointer is 8 bytes past the struct (so its last word is
- * in the PROT_NONE page that follows) and tail is the offset of a
+ * in the PROT_NONE page that follows) and tail is the offset of the only
  * non-zero byte placed past ksize (or -1). The tail is checked word by
  * word before the copy: a non-zero byte it reaches before the unreadable
  * word is E2BIG, else the fault is EFAULT. The byte at tail is read at
