@@ -2000,7 +2000,6 @@ static int32_t cref_fd(const struct fuzzer *f, int cref, int32_t num)
 	}
 }
 
-
 static uint64_t place_cfg(struct fuzzer *f, struct cfg *c)
 {
 	const struct arena *ar = &f->ar;
